@@ -1,0 +1,57 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+let package = Package(
+    name: "OAuthConformance",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "OAuthConformance", targets: ["OAuthConformance"]),
+        .library(name: "MockProvider", targets: ["MockProvider"]),
+        .executable(name: "conformance", targets: ["conformance-cli"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    ],
+    targets: [
+        .target(
+            name: "MockProvider",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "OAuthConformance",
+            dependencies: [
+                "MockProvider",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "conformance-cli",
+            dependencies: [
+                "OAuthConformance",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "MockProviderTests",
+            dependencies: [
+                "MockProvider",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .testTarget(
+            name: "OAuthConformanceTests",
+            dependencies: ["OAuthConformance", "MockProvider", "conformance-cli"]
+        ),
+    ]
+)

@@ -1,0 +1,118 @@
+import Foundation
+
+/// A complete HTTP request as the provider received it: what endpoint logic reads and what
+/// the journal keeps.
+public struct ProviderRequest: Sendable, Equatable {
+    public var method: String
+    /// The request target as sent: path plus query.
+    public var target: String
+    public var headers: [HeaderField]
+    public var body: String
+
+    public init(method: String, target: String, headers: [HeaderField] = [], body: String = "") {
+        self.method = method
+        self.target = target
+        self.headers = headers
+        self.body = body
+    }
+
+    public var path: String { String(target.prefix { $0 != "?" }) }
+
+    public var queryItems: [FormField] {
+        guard let mark = target.firstIndex(of: "?") else { return [] }
+        return FormField.decode(String(target[target.index(after: mark)...]))
+    }
+
+    /// The body's fields when it is `application/x-www-form-urlencoded`, otherwise none.
+    public var formFields: [FormField] {
+        guard header("Content-Type")?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else { return [] }
+        return FormField.decode(body)
+    }
+
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    public func formField(_ name: String) -> String? {
+        formFields.first { $0.name == name }?.value
+    }
+
+    /// The token of an `Authorization: Bearer …` header (the scheme is case-insensitive, RFC 6750 §2.1).
+    public var bearerToken: String? {
+        guard let authorization = header("Authorization") else { return nil }
+        let parts = authorization.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return String(parts[1]).trimmingCharacters(in: .whitespaces)
+    }
+}
+
+public struct ProviderResponse: Sendable, Equatable {
+    public var status: Int
+    public var headers: [HeaderField]
+    public var body: String
+
+    public init(status: Int, headers: [HeaderField] = [], body: String = "") {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// RFC 6749 §5.1: token responses carry JSON and must not be cached.
+    static func json(_ status: Int, _ body: JSONValue, extraHeaders: [HeaderField] = []) -> ProviderResponse {
+        ProviderResponse(
+            status: status,
+            headers: [
+                HeaderField("Content-Type", "application/json"),
+                HeaderField("Cache-Control", "no-store"),
+                HeaderField("Pragma", "no-cache"),
+            ] + extraHeaders,
+            body: body.serialized()
+        )
+    }
+
+    static func oauthError(_ error: ScriptedOAuthError, extraHeaders: [HeaderField] = []) -> ProviderResponse {
+        var members: [String: JSONValue] = ["error": .string(error.code)]
+        if let description = error.description { members["error_description"] = .string(description) }
+        if let uri = error.uri { members["error_uri"] = .string(uri) }
+        let status = error.status ?? OAuthErrorCode(rawValue: error.code)?.defaultStatus ?? 400
+        return .json(status, .object(members), extraHeaders: extraHeaders)
+    }
+}
+
+public struct HeaderField: Sendable, Equatable {
+    public var name: String
+    public var value: String
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+public struct FormField: Sendable, Equatable {
+    public var name: String
+    public var value: String
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+
+    /// Decodes `application/x-www-form-urlencoded` text (also used for query strings).
+    public static func decode(_ text: String) -> [FormField] {
+        text.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = formDecode(String(parts[0]))
+            let value = parts.count > 1 ? formDecode(String(parts[1])) : ""
+            return FormField(name, value)
+        }
+    }
+
+    /// Form encoding writes a space as `+`; everything else is percent-encoding.
+    static func formDecode(_ text: String) -> String {
+        let spaced = text.replacingOccurrences(of: "+", with: " ")
+        return spaced.removingPercentEncoding ?? spaced
+    }
+}
