@@ -28,6 +28,8 @@ public final class Journal: Sendable {
 
     public var entries: [JournalEntry] { state.withLock { $0.entries } }
     public var droppedCount: Int { state.withLock { $0.dropped } }
+    /// The sequence number of the latest entry; 0 before the first.
+    public var lastSequence: Int { state.withLock { $0.next - 1 } }
 
     func record(_ make: (_ sequence: Int) -> JournalEntry) {
         state.withLock { state in

@@ -6,7 +6,7 @@ public struct IssuedToken: Sendable, Equatable {
 
     public var kind: Kind
     public var value: String
-    /// 1-based among tokens of the same kind: `access_token[2]` in a scenario.
+    /// 1-based among tokens of the same kind: `access_token#2` in a scenario.
     public var ordinal: Int
     public var issuedAt: Duration
     /// `nil`: the token does not expire.

@@ -1,0 +1,26 @@
+/// One expectation judged against a transcript.
+public struct CheckResult: Sendable {
+    /// The kind of check, e.g. "count" or "timing": the failure type in reports.
+    public var kind: String
+    /// The expectation in words, e.g. "exactly 1 token requests (grant refresh_token)".
+    public var statement: String
+    public var passed: Bool
+    public var expected: String
+    public var observed: String
+    /// Journal sequence numbers that show what was observed, marked in the timeline.
+    public var evidence: [Int]
+
+    public init(kind: String, statement: String, passed: Bool, expected: String, observed: String, evidence: [Int] = []) {
+        self.kind = kind
+        self.statement = statement
+        self.passed = passed
+        self.expected = expected
+        self.observed = observed
+        self.evidence = evidence
+    }
+
+    /// One line for a failure message: the broken expectation, then expected against observed.
+    public var summary: String {
+        "\(statement): expected \(expected), observed \(observed)"
+    }
+}

@@ -1,0 +1,17 @@
+import Foundation
+
+/// The tokens a client holds, with expiry as the client computed it on receipt.
+struct TokenSet: Sendable, Equatable {
+    var accessToken: String
+    /// `nil`: the provider gave no lifetime, so the token is used until a 401 says otherwise.
+    var expiresAt: Date?
+    var refreshToken: String?
+
+    func needsRefresh(at now: Date, leeway: Duration) -> Bool {
+        expiresAt.map { now >= $0.addingTimeInterval(-leeway.seconds) } ?? false
+    }
+
+    func isExpired(at now: Date) -> Bool {
+        expiresAt.map { now >= $0 } ?? false
+    }
+}

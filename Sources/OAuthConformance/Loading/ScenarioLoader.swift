@@ -1,0 +1,114 @@
+import Foundation
+import Yams
+
+/// The first stage: scenario files on disk → validated scenarios, or diagnostics for all that is wrong.
+public enum ScenarioLoader {
+    public struct Result: Sendable {
+        public var scenarios: [Scenario]
+        public var diagnostics: [Diagnostic]
+        public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+    }
+
+    static let fileExtensions: Set<String> = ["yaml", "yml"]
+
+    /// Loads files and directories (searched recursively for .yaml and .yml, in name order).
+    public static func load(paths: [String]) -> Result {
+        let diagnostics = DiagnosticCollector()
+        var scenarios: [Scenario] = []
+        for file in scenarioFiles(in: paths, diagnostics: diagnostics) {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                diagnostics.error("cannot read the file", at: SourceLocation(file: file, line: 1, column: 1))
+                continue
+            }
+            scenarios += decode(String(decoding: data, as: UTF8.self), file: file, diagnostics: diagnostics)
+        }
+        reportDuplicateIDs(scenarios, diagnostics: diagnostics)
+        return Result(scenarios: scenarios, diagnostics: diagnostics.diagnostics)
+    }
+
+    /// Decodes YAML text holding one scenario, or a list of them.
+    public static func decode(_ text: String, file: String, diagnostics: DiagnosticCollector) -> [Scenario] {
+        let reader = YAMLReader(file: file, diagnostics: diagnostics)
+        let root: Node
+        do {
+            guard let document = try Yams.compose(yaml: text) else {
+                diagnostics.error("the file is empty; it should hold a scenario", at: SourceLocation(file: file, line: 1, column: 1))
+                return []
+            }
+            root = document
+        } catch {
+            diagnostics.error(YAMLSyntaxProblem(error).message, at: YAMLSyntaxProblem(error).location(in: file))
+            return []
+        }
+        let decoder = ScenarioDecoder(reader: reader)
+        if case .sequence(let items) = root {
+            return items.compactMap(decoder.decode)
+        }
+        return decoder.decode(root).map { [$0] } ?? []
+    }
+
+    private static func scenarioFiles(in paths: [String], diagnostics: DiagnosticCollector) -> [String] {
+        var files: [String] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                diagnostics.error("no such file or directory: \(path)", at: nil)
+                continue
+            }
+            guard isDirectory.boolValue else {
+                files.append(path)
+                continue
+            }
+            let found = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
+                .filter { fileExtensions.contains(URL(fileURLWithPath: $0).pathExtension) }
+                .sorted()
+                .map { (path as NSString).appendingPathComponent($0) }
+            if found.isEmpty { diagnostics.error("no scenario files (.yaml, .yml) in \(path)", at: nil) }
+            files += found
+        }
+        return files
+    }
+
+    private static func reportDuplicateIDs(_ scenarios: [Scenario], diagnostics: DiagnosticCollector) {
+        var firstFile: [String: String] = [:]
+        for scenario in scenarios {
+            if let earlier = firstFile[scenario.id] {
+                diagnostics.error(
+                    "scenario id '\(scenario.id)' is used again (first in \(earlier)); ids must be unique",
+                    at: scenario.file.map { SourceLocation(file: $0, line: 1, column: 1) }
+                )
+            } else {
+                firstFile[scenario.id] = scenario.file ?? "code"
+            }
+        }
+    }
+}
+
+/// A YAML syntax error as a message and a position.
+private struct YAMLSyntaxProblem {
+    let message: String
+    let mark: Mark?
+
+    init(_ error: any Error) {
+        guard let yamlError = error as? YamlError else {
+            (message, mark) = ("invalid YAML: \(error)", nil)
+            return
+        }
+        switch yamlError {
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+             .composer(let context, let problem, let mark, _):
+            let detail = context.map { " \($0.text)" } ?? ""
+            (message, self.mark) = ("invalid YAML: \(problem)\(detail)", mark)
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            (message, mark) = ("the key \(duplicates.joined(separator: ", ")) appears twice in one mapping", context.mark)
+        case .reader(let problem, _, _, _):
+            (message, mark) = ("the file is not valid UTF-8 text: \(problem)", nil)
+        default:
+            (message, mark) = ("invalid YAML: \(yamlError)", nil)
+        }
+    }
+
+    func location(in file: String) -> SourceLocation {
+        SourceLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1)
+    }
+}

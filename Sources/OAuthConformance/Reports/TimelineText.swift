@@ -1,0 +1,78 @@
+import MockProvider
+
+/// The request timeline of a run in virtual time, one line a step or request:
+/// `t=+61s  #4 POST /token grant_type=refresh_token refresh_token=rt-1 → 200 access_token=at-2`.
+public enum TimelineText {
+    /// `+0s`, `+61s`, `+59m55s`.
+    public static func instant(_ instant: Duration) -> String {
+        "+" + DurationText.format(instant)
+    }
+
+    /// Steps with the requests each made beneath them; `marked` entries get a `>` in the margin.
+    public static func lines(for transcript: Transcript, marking marked: Set<Int> = []) -> [String] {
+        var lines: [String] = []
+        var shown = Set<Int>()
+        let entriesBySequence = Dictionary(transcript.journal.map { ($0.sequence, $0) }, uniquingKeysWith: { first, _ in first })
+        for record in transcript.steps {
+            lines.append("t=\(instant(record.startedAt))  step \(record.number): \(record.step.action.text) → \(describe(record.result))")
+            for sequence in record.journalSequences.map(Array.init) ?? [] {
+                guard let entry = entriesBySequence[sequence] else { continue }
+                shown.insert(sequence)
+                lines.append(line(for: entry, marked: marked.contains(sequence)))
+            }
+        }
+        // Requests outside any recorded step: made after the run stopped early, or in the background.
+        for entry in transcript.journal where !shown.contains(entry.sequence) {
+            lines.append(line(for: entry, marked: marked.contains(entry.sequence)))
+        }
+        return lines
+    }
+
+    static func line(for entry: JournalEntry, marked: Bool) -> String {
+        "\(marked ? ">" : " ")   t=\(instant(entry.at))  #\(entry.sequence) \(request(entry)) → \(response(entry))"
+    }
+
+    static func describe(_ result: StepResult) -> String {
+        switch result {
+        case .clockMoved(let instant): "clock at t=\(Self.instant(instant))"
+        case .client(.success(let status, _)): "success (\(status))"
+        case .client(.failure(let failure)):
+            "error \(failure.category.rawValue)\(failure.oauthError.map { " \($0)" } ?? ""): \(failure.message)"
+        }
+    }
+
+    /// The request as the checks see it; passwords and client secrets are masked.
+    static func request(_ entry: JournalEntry) -> String {
+        var text = "\(entry.request.method) \(entry.request.path)"
+        if entry.endpoint == .token {
+            let shown = entry.request.formFields.map { field in
+                ["password", "client_secret"].contains(field.name) ? "\(field.name)=***" : "\(field.name)=\(field.value)"
+            }
+            if !shown.isEmpty { text += " " + shown.joined(separator: " ") }
+        } else if let bearer = entry.request.bearerToken {
+            text += " Bearer \(bearer)"
+        } else if entry.request.header("Authorization") == nil {
+            text += " (no Authorization)"
+        }
+        return text
+    }
+
+    /// Status plus what matters in the answer: tokens issued, the error code, the challenge.
+    static func response(_ entry: JournalEntry) -> String {
+        var text = "\(entry.response.status)"
+        if case .object(let members)? = JSONValue.parse(entry.response.body), entry.endpoint == .token {
+            let interesting = ["error", "access_token", "refresh_token", "expires_in"].compactMap { name in
+                members[name].map { "\(name)=\(Self.text(of: $0))" }
+            }
+            if !interesting.isEmpty { text += " " + interesting.joined(separator: " ") }
+        }
+        if let challenge = entry.response.header("WWW-Authenticate") { text += " WWW-Authenticate: \(challenge)" }
+        if let rule = entry.appliedRule { text += " [rule \(rule + 1)]" }
+        return text
+    }
+
+    private static func text(of value: JSONValue) -> String {
+        if case .string(let string) = value { return string }
+        return value.serialized()
+    }
+}

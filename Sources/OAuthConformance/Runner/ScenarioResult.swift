@@ -1,0 +1,22 @@
+/// The judgement on one scenario for one client.
+public struct ScenarioResult: Sendable {
+    public var scenario: Scenario
+    public var verdict: Verdict
+    public var checks: [CheckResult]
+    /// Absent when the scenario never ran (skipped, or the provider could not start).
+    public var transcript: Transcript?
+    /// Real time the scenario took.
+    public var wallTime: Duration
+
+    public var failedChecks: [CheckResult] { checks.filter { !$0.passed } }
+}
+
+public enum Verdict: Sendable, Equatable {
+    case passed
+    /// At least one check failed: the client does not conform.
+    case failed
+    /// The client lacks a capability the scenario requires.
+    case skipped(reason: String)
+    /// The run itself went wrong (a client that hung, a provider that could not start): no judgement.
+    case error(String)
+}

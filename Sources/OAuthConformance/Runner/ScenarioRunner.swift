@@ -1,0 +1,132 @@
+import Foundation
+import MockProvider
+
+/// The run stage: starts a provider scripted by the scenario, drives a fresh client through the
+/// steps on a virtual clock, and judges the transcript.
+public struct ScenarioRunner: Sendable {
+    /// Real time a single client step may take before the run is abandoned as an error.
+    public var stepTimeout: Duration
+
+    public init(stepTimeout: Duration = .seconds(20)) {
+        self.stepTimeout = stepTimeout
+    }
+
+    public func run(_ scenario: Scenario, with factory: any ClientFactory) async -> ScenarioResult {
+        let started = ContinuousClock.now
+        func result(_ verdict: Verdict, checks: [CheckResult] = [], transcript: Transcript? = nil) -> ScenarioResult {
+            ScenarioResult(scenario: scenario, verdict: verdict, checks: checks, transcript: transcript, wallTime: ContinuousClock.now - started)
+        }
+        let missing = scenario.requires.filter { !factory.profile.capabilities.contains($0) }
+        guard missing.isEmpty else {
+            return result(.skipped(reason: "the client does not declare \(missing.map(\.rawValue).joined(separator: ", "))"))
+        }
+
+        let clock = VirtualClock()
+        let provider = MockProvider(settings: scenario.provider, clock: clock)
+        let server: ProviderServer
+        do {
+            server = try await ProviderServer.start(provider)
+        } catch {
+            return result(.error("the mock provider could not start: \(error)"))
+        }
+        let environment = ClientEnvironment(
+            tokenEndpointURL: server.tokenEndpointURL, resourceBaseURL: server.baseURL,
+            client: scenario.provider.client, user: scenario.provider.user, clock: clock
+        )
+        let client: any ClientUnderTest
+        do {
+            client = try await factory.makeClient(for: environment)
+        } catch {
+            await server.shutdown()
+            return result(.error("the client could not start: \(error)"))
+        }
+
+        var execution = StepExecution(client: client, provider: provider, environment: environment, profile: factory.profile, stepTimeout: stepTimeout)
+        let problem = await execution.perform(scenario.steps)
+        await client.shutdown()
+        await server.shutdown()
+
+        let transcript = Transcript(
+            steps: execution.records, journal: provider.journal.entries,
+            issuedTokens: provider.issuedTokens, profile: factory.profile
+        )
+        let checks = ExpectationEvaluator(transcript: transcript).evaluate(scenario)
+        if let problem { return result(.error(problem), checks: checks, transcript: transcript) }
+        return result(checks.allSatisfy(\.passed) ? .passed : .failed, checks: checks, transcript: transcript)
+    }
+}
+
+/// Carries out a scenario's steps one by one and records what each did.
+private struct StepExecution {
+    let client: any ClientUnderTest
+    let provider: MockProvider
+    let environment: ClientEnvironment
+    let profile: ClientProfile
+    let stepTimeout: Duration
+    private(set) var records: [StepRecord] = []
+
+    init(client: any ClientUnderTest, provider: MockProvider, environment: ClientEnvironment, profile: ClientProfile, stepTimeout: Duration) {
+        self.client = client
+        self.provider = provider
+        self.environment = environment
+        self.profile = profile
+        self.stepTimeout = stepTimeout
+    }
+
+    /// Performs the steps; returns why the run had to stop early, if it did.
+    mutating func perform(_ steps: [Step]) async -> String? {
+        for (index, step) in steps.enumerated() {
+            let number = index + 1
+            let startedAt = provider.clock.elapsed
+            let firstSequence = provider.journal.lastSequence + 1
+            let outcome: Result<StepResult, StepProblem> = await perform(step.action)
+            let lastSequence = provider.journal.lastSequence
+            let sequences = lastSequence >= firstSequence ? firstSequence...lastSequence : nil
+            switch outcome {
+            case .success(let result):
+                records.append(StepRecord(number: number, step: step, startedAt: startedAt, result: result, journalSequences: sequences))
+            case .failure(let problem):
+                return "step \(number) (\(step.action.text)): \(problem.message)"
+            }
+        }
+        return nil
+    }
+
+    private func perform(_ action: StepAction) async -> Result<StepResult, StepProblem> {
+        let client = self.client
+        switch action {
+        case .login(let grant):
+            return await clientStep { await client.login(grant) }
+        case .request(let method, let path):
+            let url = environment.resourceBaseURL + path
+            return await clientStep { await client.request(method: method, url: url) }
+        case .advance(let amount):
+            provider.clock.advance(by: amount)
+            return .success(.clockMoved(to: provider.clock.elapsed))
+        case .advanceTo(let expression):
+            let context = TimeContext(issuedTokens: provider.issuedTokens, clientRefreshWindow: profile.refreshWindow)
+            switch expression.evaluate(in: context) {
+            case .failure(let problem):
+                return .failure(StepProblem(message: "cannot compute \(expression): \(problem.message)"))
+            case .success(let instant) where instant < provider.clock.elapsed:
+                return .failure(StepProblem(
+                    message: "\(expression) is t=\(TimelineText.instant(instant)), already past (now t=\(TimelineText.instant(provider.clock.elapsed)))"
+                ))
+            case .success(let instant):
+                provider.clock.advance(to: instant)
+                return .success(.clockMoved(to: instant))
+            }
+        }
+    }
+
+    private func clientStep(_ operation: @escaping @Sendable () async -> ClientOutcome) async -> Result<StepResult, StepProblem> {
+        guard let outcome = await withDeadline(stepTimeout, operation) else {
+            return .failure(StepProblem(message: "the client did not answer within \(DurationText.format(stepTimeout)) of real time"))
+        }
+        return .success(.client(outcome))
+    }
+}
+
+private struct StepProblem: Error {
+    let message: String
+}
