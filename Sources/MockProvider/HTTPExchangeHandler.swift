@@ -49,6 +49,12 @@ final class HTTPExchangeHandler: ChannelInboundHandler, RemovableChannelHandler 
         }
     }
 
+    /// Malformed HTTP has already been answered with 400 by NIO's protocol error handler; the
+    /// connection cannot be trusted further, so it is closed.
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+
     private func write(_ response: ProviderResponse, version: HTTPVersion, keepAlive: Bool, context: ChannelHandlerContext) {
         var headers = HTTPHeaders(response.headers.map { ($0.name, $0.value) })
         let body = context.channel.allocator.buffer(string: response.body)

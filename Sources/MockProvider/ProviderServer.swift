@@ -7,12 +7,15 @@ public final class ProviderServer: Sendable {
     public let provider: MockProvider
     /// The origin clients talk to, e.g. `http://127.0.0.1:52311`.
     public let baseURL: String
+    /// The port bound, useful when 0 asked for an ephemeral one.
+    public let port: Int?
     private let channel: Channel
 
     private init(provider: MockProvider, channel: Channel, baseURL: String) {
         self.provider = provider
         self.channel = channel
         self.baseURL = baseURL
+        self.port = channel.localAddress?.port
     }
 
     public var tokenEndpointURL: String { baseURL + Endpoint.token.path }

@@ -15,6 +15,16 @@ public struct IssuedToken: Sendable, Equatable {
     /// Refresh tokens descending from one grant form a family; reuse of a superseded member revokes it.
     public var family: Int
 
+    public init(kind: Kind, value: String, ordinal: Int, issuedAt: Duration, expiresAt: Duration?, subject: String, family: Int) {
+        self.kind = kind
+        self.value = value
+        self.ordinal = ordinal
+        self.issuedAt = issuedAt
+        self.expiresAt = expiresAt
+        self.subject = subject
+        self.family = family
+    }
+
     public func isExpired(at instant: Duration) -> Bool {
         expiresAt.map { instant >= $0 } ?? false
     }

@@ -1,0 +1,68 @@
+import Foundation
+import MockProvider
+import Testing
+
+@Suite("Protected resource and virtual time")
+struct ResourceAndClockTests {
+    @Test("a valid bearer token is served; none gets a challenge without an error code")
+    func bearerTokens() async throws {
+        try await RunningProvider.with { provider in
+            _ = try await provider.passwordGrant()
+            let served = try await provider.resource(bearer: "at-1")
+            #expect(served.status == 200)
+            #expect(served.json?["subject"] == .string("alice"))
+            let anonymous = try await provider.resource(bearer: nil)
+            #expect(anonymous.status == 401)
+            #expect(anonymous.headers["WWW-Authenticate"].first == "Bearer realm=\"mock-provider\"")
+            let forged = try await provider.resource(bearer: "at-999")
+            #expect(forged.headers["WWW-Authenticate"].first?.contains("error=\"invalid_token\"") == true)
+        }
+    }
+
+    @Test("a token expires on the virtual clock: one hour of lifetime costs no real hour")
+    func expiryOnVirtualTime() async throws {
+        let started = ContinuousClock.now
+        try await RunningProvider.with(ProviderSettings(tokens: TokenPolicy(accessLifetime: .seconds(3600)))) { provider in
+            _ = try await provider.passwordGrant()
+            provider.provider.clock.advance(by: .seconds(3599))
+            #expect(try await provider.resource(bearer: "at-1").status == 200)
+            provider.provider.clock.advance(by: .seconds(1))
+            let expired = try await provider.resource(bearer: "at-1")
+            #expect(expired.status == 401)
+            #expect(expired.headers["WWW-Authenticate"].first == "Bearer realm=\"mock-provider\", error=\"invalid_token\"")
+        }
+        #expect(ContinuousClock.now - started < .seconds(60))
+    }
+
+    @Test("the journal records virtual time, request, form fields, status and the rule applied")
+    func journal() async throws {
+        let settings = ProviderSettings(rules: [
+            ProviderRule(match: RequestMatcher(endpoint: .resource, calls: .nth(2)), action: .respond(ScriptedResponse(status: 503)))
+        ])
+        try await RunningProvider.with(settings) { provider in
+            _ = try await provider.passwordGrant()
+            provider.provider.clock.advance(by: .seconds(61))
+            _ = try await provider.resource(bearer: "at-1")
+            _ = try await provider.resource(bearer: "at-1")
+            let entries = provider.provider.journal.entries
+            #expect(entries.map(\.sequence) == [1, 2, 3])
+            #expect(entries[0].endpoint == .token && entries[0].grant == .password)
+            #expect(entries[0].request.formField("username") == "alice")
+            #expect(entries[0].at == .zero)
+            #expect(entries[1].at == .seconds(61))
+            #expect(entries[1].request.bearerToken == "at-1")
+            #expect(entries.map(\.response.status) == [200, 200, 503])
+            #expect(entries.map(\.appliedRule) == [nil, nil, 0])
+        }
+    }
+
+    @Test("the journal keeps its newest entries within its capacity")
+    func boundedJournal() async throws {
+        let journal = Journal(capacity: 2)
+        try await RunningProvider.withProvider(MockProvider(journal: journal)) { provider in
+            for _ in 0..<3 { _ = try await provider.resource(bearer: nil) }
+        }
+        #expect(journal.entries.map(\.sequence) == [2, 3])
+        #expect(journal.droppedCount == 1)
+    }
+}
