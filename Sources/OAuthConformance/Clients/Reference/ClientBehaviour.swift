@@ -15,16 +15,20 @@ public struct ClientBehaviour: Sendable, Equatable {
     public var unauthorizedRecovery: UnauthorizedRecovery
     /// RFC 6749 §6: a refresh response without a refresh token leaves the previous one in force.
     public var keepsRefreshTokenWhenAbsent: Bool
+    /// RFC 6749 §5.1: `expires_in` sets when the access token stops being usable.
+    public var readsExpiresIn: Bool
 
-    public init(refreshLeeway: Duration, unauthorizedRecovery: UnauthorizedRecovery, keepsRefreshTokenWhenAbsent: Bool) {
+    public init(refreshLeeway: Duration, unauthorizedRecovery: UnauthorizedRecovery, keepsRefreshTokenWhenAbsent: Bool, readsExpiresIn: Bool) {
         self.refreshLeeway = refreshLeeway
         self.unauthorizedRecovery = unauthorizedRecovery
         self.keepsRefreshTokenWhenAbsent = keepsRefreshTokenWhenAbsent
+        self.readsExpiresIn = readsExpiresIn
     }
 
     public static let conforming = ClientBehaviour(
         refreshLeeway: .seconds(60),
         unauthorizedRecovery: .refreshAndReplayOnce,
-        keepsRefreshTokenWhenAbsent: true
+        keepsRefreshTokenWhenAbsent: true,
+        readsExpiresIn: true
     )
 }

@@ -21,6 +21,11 @@ public struct DefectiveClient: Sendable {
             behaviour: modified { $0.refreshLeeway = .seconds(86_400) }
         ),
         DefectiveClient(
+            name: "ignores-expires-in",
+            bug: "treats every access token as never expiring and relies on 401s to find out",
+            behaviour: modified { $0.readsExpiresIn = false }
+        ),
+        DefectiveClient(
             name: "no-refresh-on-401",
             bug: "surfaces a 401 invalid_token without refreshing",
             behaviour: modified { $0.unauthorizedRecovery = .none }

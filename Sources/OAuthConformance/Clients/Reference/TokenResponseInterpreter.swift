@@ -28,7 +28,7 @@ struct TokenResponseInterpreter: Sendable {
         guard tokenType.lowercased() == "bearer" else {
             return .failure(ClientFailure(.protocolViolation, message: "token_type '\(tokenType)' is not supported; only Bearer is"))
         }
-        let lifetime = Self.lifetime(members["expires_in"])
+        let lifetime = behaviour.readsExpiresIn ? Self.lifetime(members["expires_in"]) : nil
         let presentedRefreshToken = members["refresh_token"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
         let keptRefreshToken = behaviour.keepsRefreshTokenWhenAbsent ? previous?.refreshToken : nil
         return .success(TokenSet(
