@@ -20,7 +20,7 @@ public struct ExpectationEvaluator: Sendable {
         case .count(let filter, let bound):
             let matches = entries(matching: filter)
             return CheckResult(
-                kind: expectation.kind, statement: "\(bound) \(filter)", passed: bound.admits(matches.count),
+                kind: expectation.kind, statement: "number of \(filter) is \(bound)", passed: bound.admits(matches.count),
                 expected: bound.description, observed: "\(matches.count)\(listing(matches))", evidence: matches.map(\.sequence)
             )
         case .carries(let filter, let call, let carried):
@@ -101,7 +101,7 @@ public struct ExpectationEvaluator: Sendable {
     }
 
     private func carries(_ filter: RequestFilter, call: Int, _ reference: TokenReference, kind: String) -> CheckResult {
-        let statement = "\(filter) no. \(call) carries \(reference)"
+        let statement = "\(filter.described(plural: false, number: call)) carries \(reference)"
         let matches = entries(matching: filter)
         guard let expectedToken = reference.resolve(in: transcript.issuedTokens) else {
             return CheckResult(kind: kind, statement: statement, passed: false, expected: reference.description, observed: "\(reference) was never issued")
@@ -123,7 +123,7 @@ public struct ExpectationEvaluator: Sendable {
     }
 
     private func firstArrives(_ filter: RequestFilter, from: TimeExpression, before: TimeExpression, kind: String) -> CheckResult {
-        let statement = "the first \(filter.description.replacingOccurrences(of: "requests", with: "request")) arrives in [\(from), \(before))"
+        let statement = "the first \(filter.described(plural: false)) arrives in [\(from), \(before))"
         let context = TimeContext(issuedTokens: transcript.issuedTokens, clientRefreshWindow: transcript.profile.refreshWindow)
         let window: (Duration, Duration)
         switch (from.evaluate(in: context), before.evaluate(in: context)) {

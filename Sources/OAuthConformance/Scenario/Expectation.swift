@@ -44,8 +44,12 @@ public struct RequestFilter: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// e.g. "token requests (grant refresh_token)".
-    public var description: String {
-        var text = "\(endpoint?.rawValue ?? "any") requests"
+    public var description: String { described(plural: true) }
+
+    /// e.g. "token request (grant refresh_token)"; `number` makes it "token request no. 2 (…)".
+    public func described(plural: Bool, number: Int? = nil) -> String {
+        var text = "\(endpoint?.rawValue ?? "any") request\(plural ? "s" : "")"
+        if let number { text += " no. \(number)" }
         var qualifiers: [String] = []
         if let grant { qualifiers.append("grant \(grant.rawValue)") }
         if let status { qualifiers.append("status \(status)") }
