@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+/// The `conformance` executable as CI calls it: its exit status is the contract.
+@Suite("conformance run")
+struct CommandLineTests {
+    func conformance(_ arguments: [String]) throws -> ProcessRun {
+        try ProcessRun.run(PackageFiles.conformanceExecutable, arguments)
+    }
+
+    @Test("the built-in suite passes: exit 0, a line per scenario, the summary and a report")
+    func builtInSuitePasses() throws {
+        let directory = try PackageFiles.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let report = directory.appendingPathComponent("nested/junit.xml")
+        let run = try conformance(["run", "--junit", report.path])
+        #expect(run.status == 0, "\(run.standardOutput)\(run.standardError)")
+        #expect(run.standardOutput.contains("PASS   refresh/keeps-refresh-token-when-response-omits-it"))
+        #expect(run.standardOutput.contains("3 scenarios against reference 0.1.0: 3 passed, 0 failed, 0 skipped, 0 errors"))
+        #expect(FileManager.default.fileExists(atPath: report.path))
+    }
+
+    @Test("a failing scenario: exit 1, the failure explained, the report still written")
+    func failingScenario() throws {
+        let directory = try PackageFiles.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let scenario = directory.appendingPathComponent("too-many-refreshes.yaml")
+        try """
+            conformance: 1
+            id: retry/impossible
+            title: Expects five password grants from one login
+            area: retry
+            level: MUST
+            steps: [{ login: password }]
+            expect:
+              - count: { endpoint: token, grant: password, exactly: 5 }
+            """.write(to: scenario, atomically: true, encoding: .utf8)
+        let report = directory.appendingPathComponent("junit.xml")
+        let run = try conformance(["run", scenario.path, "--junit", report.path])
+        #expect(run.status == 1)
+        #expect(run.standardOutput.contains("FAIL   retry/impossible"))
+        #expect(run.standardOutput.contains("✗ number of token requests (grant password) is exactly 5"))
+        #expect(run.standardOutput.contains("observed: 1 (#1 t=+0s)"))
+        let xml = try String(contentsOf: report, encoding: .utf8)
+        #expect(xml.contains("<failure message=\"number of token requests (grant password) is exactly 5: expected exactly 5, observed 1"))
+    }
+
+    @Test("an invalid scenario file: exit 2, every problem as file:line:column, nothing run")
+    func invalidScenario() throws {
+        let directory = try PackageFiles.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let scenario = directory.appendingPathComponent("broken.yaml")
+        try "conformance: 1\nid: x\ntitle: t\narea: retyr\nlevel: MUST\nsteps: [{ login: pasword }]\nexpect: [{ every_step: succeeds }]\n"
+            .write(to: scenario, atomically: true, encoding: .utf8)
+        let report = directory.appendingPathComponent("junit.xml")
+        let run = try conformance(["run", scenario.path, "--junit", report.path])
+        #expect(run.status == 2)
+        #expect(run.standardError.contains("\(scenario.path):4:7: error: 'retyr' is not a valid area; did you mean 'retry'?"))
+        #expect(run.standardError.contains("\(scenario.path):6:18: error: 'pasword' is not a valid login grant; did you mean 'password'?"))
+        #expect(run.standardError.contains("2 errors in the scenario files; nothing was run"))
+        #expect(!FileManager.default.fileExists(atPath: report.path))
+    }
+
+    @Test("usage errors exit 2 with a message", arguments: [["run", "--no-such-option"], ["run", "/no/such/path"], ["frobnicate"]])
+    func usageErrors(_ arguments: [String]) throws {
+        let run = try conformance(arguments)
+        #expect(run.status == 2, "\(run.standardError)")
+        #expect(!run.standardError.isEmpty)
+    }
+}

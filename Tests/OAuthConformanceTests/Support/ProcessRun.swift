@@ -1,0 +1,39 @@
+import Foundation
+
+/// Runs a program to completion, output captured through files so a chatty program cannot
+/// fill a pipe and stall.
+struct ProcessRun {
+    var status: Int32
+    var standardOutput: String
+    var standardError: String
+
+    static func run(_ executable: URL, _ arguments: [String], in directory: URL = PackageFiles.root) throws -> ProcessRun {
+        let scratch = try PackageFiles.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let outputFile = scratch.appendingPathComponent("stdout")
+        let errorFile = scratch.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.standardOutput = try FileHandle(forWritingTo: outputFile)
+        process.standardError = try FileHandle(forWritingTo: errorFile)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return ProcessRun(
+            status: process.terminationStatus,
+            standardOutput: String(decoding: try Data(contentsOf: outputFile), as: UTF8.self),
+            standardError: String(decoding: try Data(contentsOf: errorFile), as: UTF8.self)
+        )
+    }
+
+    /// Finds a program on PATH.
+    static func which(_ name: String) -> URL? {
+        (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+            .map { URL(fileURLWithPath: String($0)).appendingPathComponent(name) }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+}
