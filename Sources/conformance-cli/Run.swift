@@ -14,6 +14,23 @@ struct Run: AsyncParsableCommand {
     @Option(help: "Where to write the JUnit XML report.")
     var junit = "Reports/junit.xml"
 
+    @Option(help: ArgumentHelp(
+        "Run the reference client with one deliberate bug, to see how a failure reads.",
+        discussion: DefectiveClient.catalogue.map { "\($0.name): \($0.bug)" }.joined(separator: "\n"),
+        valueName: "name"
+    ))
+    var defect: String?
+
+    func validate() throws {
+        if let defect, !DefectiveClient.catalogue.contains(where: { $0.name == defect }) {
+            throw ValidationError("unknown defect '\(defect)'; known: \(DefectiveClient.catalogue.map(\.name).joined(separator: ", "))")
+        }
+    }
+
+    private var client: any ClientFactory {
+        DefectiveClient.catalogue.first { $0.name == defect }?.factory ?? ReferenceClientFactory()
+    }
+
     func run() async throws {
         let loaded = ScenarioLoader.load(paths: paths)
         loaded.diagnostics.forEach { Console.error($0.description) }
@@ -24,7 +41,7 @@ struct Run: AsyncParsableCommand {
         }
 
         let console = ConsoleReport()
-        let run = await SuiteRunner().run(loaded.scenarios, with: ReferenceClientFactory()) { result in
+        let run = await SuiteRunner().run(loaded.scenarios, with: client) { result in
             print(console.line(for: result))
             console.details(for: result).forEach { print($0) }
         }

@@ -61,7 +61,19 @@ struct CommandLineTests {
         #expect(!FileManager.default.fileExists(atPath: report.path))
     }
 
-    @Test("usage errors exit 2 with a message", arguments: [["run", "--no-such-option"], ["run", "/no/such/path"], ["frobnicate"]])
+    @Test("--defect runs a defective reference client, which the suite catches: exit 1")
+    func defectiveClientFails() throws {
+        let directory = try PackageFiles.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try conformance(["run", "--defect", "stale-token-replay", "--junit", directory.appendingPathComponent("junit.xml").path])
+        #expect(run.status == 1)
+        #expect(run.standardOutput.contains("FAIL   retry/401-on-valid-token-refreshes-once-and-replays"))
+        #expect(run.standardOutput.contains("3 scenarios against reference+stale-token-replay 0.1.0: 2 passed, 1 failed"))
+    }
+
+    @Test("usage errors exit 2 with a message", arguments: [
+        ["run", "--no-such-option"], ["run", "/no/such/path"], ["frobnicate"], ["run", "--defect", "no-such-defect"],
+    ])
     func usageErrors(_ arguments: [String]) throws {
         let run = try conformance(arguments)
         #expect(run.status == 2, "\(run.standardError)")

@@ -18,6 +18,10 @@ struct JUnitReportTests {
 
     static func validate(_ xml: String) throws -> ProcessRun {
         let xmllint = try #require(ProcessRun.which("xmllint"), "xmllint is missing: scripts/test installs it (Debian libxml2-utils)")
+        try #require(
+            FileManager.default.fileExists(atPath: PackageFiles.junitSchema.path),
+            "the JUnit schema is expected at \(PackageFiles.junitSchema.path) (shared/ beside the checkout)"
+        )
         let directory = try PackageFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let report = directory.appendingPathComponent("junit.xml")
