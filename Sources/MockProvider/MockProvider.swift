@@ -31,7 +31,7 @@ public final class MockProvider: Sendable {
         let response: ProviderResponse
         switch decision?.action {
         case .respond(let scripted):
-            response = ProviderResponse(status: scripted.status, headers: scripted.headers, body: scripted.body)
+            response = scripted
         case .oauthError(let error):
             response = .oauthError(error)
         case .alterTokenResponse(let alteration):

@@ -44,23 +44,11 @@ public enum CallSelector: Sendable, Equatable {
 
 public enum RuleAction: Sendable, Equatable {
     /// Answer with this response instead of serving the request. No token is issued or checked.
-    case respond(ScriptedResponse)
+    case respond(ProviderResponse)
     /// Serve the request normally (tokens are issued as usual), then alter the JSON body.
     case alterTokenResponse(TokenResponseAlteration)
     /// Answer with an RFC 6749 §5.2 error body.
     case oauthError(ScriptedOAuthError)
-}
-
-public struct ScriptedResponse: Sendable, Equatable {
-    public var status: Int
-    public var headers: [HeaderField]
-    public var body: String
-
-    public init(status: Int, headers: [HeaderField] = [], body: String = "") {
-        self.status = status
-        self.headers = headers
-        self.body = body
-    }
 }
 
 /// Member-level changes to a successful token response.

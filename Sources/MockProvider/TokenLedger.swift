@@ -42,6 +42,14 @@ final class TokenLedger: Sendable {
         var superseded: Set<String> = []
         var revokedFamilies: Set<Int> = []
         var nextFamily = 1
+
+        /// The token, if it was issued here, has not expired and its family stands.
+        func liveToken(_ kind: IssuedToken.Kind, _ value: String, at now: Duration) -> IssuedToken? {
+            guard let token = tokens.first(where: { $0.kind == kind && $0.value == value }),
+                  !token.isExpired(at: now), !revokedFamilies.contains(token.family)
+            else { return nil }
+            return token
+        }
     }
 
     private let policy: TokenPolicy
@@ -69,10 +77,7 @@ final class TokenLedger: Sendable {
     /// under rotation, otherwise the one presented.
     func refresh(with presented: String, at now: Duration) -> Grant? {
         state.withLock { state in
-            guard let current = state.tokens.first(where: { $0.kind == .refresh && $0.value == presented }),
-                  !current.isExpired(at: now),
-                  !state.revokedFamilies.contains(current.family)
-            else { return nil }
+            guard let current = state.liveToken(.refresh, presented, at: now) else { return nil }
             if state.superseded.contains(presented) {
                 // RFC 9700 §4.14.2: a superseded refresh token in use means it leaked; end the family.
                 state.revokedFamilies.insert(current.family)
@@ -88,13 +93,7 @@ final class TokenLedger: Sendable {
 
     /// The access token, if it was issued here, has not expired and its family stands.
     func validAccessToken(_ value: String, at now: Duration) -> IssuedToken? {
-        state.withLock { state in
-            guard let token = state.tokens.first(where: { $0.kind == .access && $0.value == value }),
-                  !token.isExpired(at: now),
-                  !state.revokedFamilies.contains(token.family)
-            else { return nil }
-            return token
-        }
+        state.withLock { $0.liveToken(.access, value, at: now) }
     }
 
     private static func mint(

@@ -37,7 +37,7 @@ struct ResourceAndClockTests {
     @Test("the journal records virtual time, request, form fields, status and the rule applied")
     func journal() async throws {
         let settings = ProviderSettings(rules: [
-            ProviderRule(match: RequestMatcher(endpoint: .resource, calls: .nth(2)), action: .respond(ScriptedResponse(status: 503)))
+            ProviderRule(match: RequestMatcher(endpoint: .resource, calls: .nth(2)), action: .respond(ProviderResponse(status: 503)))
         ])
         try await RunningProvider.with(settings) { provider in
             _ = try await provider.passwordGrant()

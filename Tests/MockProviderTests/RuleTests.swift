@@ -8,7 +8,7 @@ struct RuleTests {
         let settings = ProviderSettings(rules: [
             ProviderRule(
                 match: RequestMatcher(endpoint: .token, grant: .refreshToken, calls: .nth(2)),
-                action: .respond(ScriptedResponse(status: 503, headers: [HeaderField("Retry-After", "7")], body: "busy"))
+                action: .respond(ProviderResponse(status: 503, headers: [HeaderField("Retry-After", "7")], body: "busy"))
             )
         ])
         try await RunningProvider.with(settings) { provider in

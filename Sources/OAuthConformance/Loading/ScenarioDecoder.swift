@@ -99,7 +99,7 @@ struct ScenarioDecoder {
         return matcher
     }
 
-    private func scriptedResponse(_ node: Node) -> ScriptedResponse? {
+    private func scriptedResponse(_ node: Node) -> ProviderResponse? {
         guard let respond = reader.mapping(node, "respond", allowedKeys: ["status", "headers", "body"]),
               let status = respond.required("status").flatMap({ reader.int($0, "status", in: 100...599) })
         else { return nil }
@@ -114,7 +114,7 @@ struct ScenarioDecoder {
             reader.error("respond.headers must be a mapping of header names to values", at: headersNode)
         }
         let body = respond["body"].flatMap { reader.string($0, "respond.body") } ?? ""
-        return ScriptedResponse(status: status, headers: headers, body: body)
+        return ProviderResponse(status: status, headers: headers, body: body)
     }
 
     /// `token_response: { refresh_token: null }` sets members; `omit: [refresh_token]` removes them.
