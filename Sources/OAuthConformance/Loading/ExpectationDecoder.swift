@@ -1,0 +1,109 @@
+import MockProvider
+import Yams
+
+/// Decodes `expect:`: what a conforming client must have done.
+struct ExpectationDecoder {
+    let reader: YAMLReader
+
+    static let expectationForms = ["every_step", "count", "request", "first", "never"]
+
+    func decode(_ node: Node) -> [Expectation]? {
+        guard let items = reader.sequence(node, "expect") else { return nil }
+        if items.isEmpty { reader.error("expect is empty; a scenario that expects nothing cannot fail", at: node) }
+        let expectations = items.map(expectation)
+        return expectations.contains(where: { $0 == nil }) ? nil : expectations.compactMap { $0 }
+    }
+
+    private func expectation(_ node: Node) -> Expectation? {
+        guard let item = reader.mapping(node, "an expectation", allowedKeys: Self.expectationForms + ["carries", "within"]),
+              let form = item.exactlyOne(of: Self.expectationForms), let body = item[form]
+        else { return nil }
+        if form != "request", let carries = item.entries["carries"] {
+            reader.error("'carries' goes with 'request'", at: carries.key)
+        }
+        if form != "first", let within = item.entries["within"] {
+            reader.error("'within' goes with 'first'", at: within.key)
+        }
+        switch form {
+        case "every_step":
+            guard reader.string(body, "every_step") == "succeeds" else {
+                reader.error("every_step must be 'succeeds'", at: body)
+                return nil
+            }
+            return .everyStepSucceeds
+        case "count":
+            guard let count = reader.mapping(body, "count", allowedKeys: Self.filterKeys + ["exactly", "at_most", "at_least"]),
+                  let boundKey = count.exactlyOne(of: ["exactly", "at_most", "at_least"]),
+                  let limit = count[boundKey].flatMap({ reader.int($0, boundKey, in: 0...1_000_000) })
+            else { return nil }
+            let bound: CountBound = switch boundKey {
+            case "exactly": .exactly(limit)
+            case "at_most": .atMost(limit)
+            default: .atLeast(limit)
+            }
+            return requestFilter(count).map { .count($0, bound) }
+        case "request":
+            guard let request = reader.mapping(body, "request", allowedKeys: Self.filterKeys + ["call"]),
+                  let call = request.required("call", hint: " (which matching request, from 1)").flatMap({ reader.int($0, "call", in: 1...1_000_000) }),
+                  let carriesNode = item.required("carries", hint: " (e.g. carries: { access_token: access_token#2 })"),
+                  let token = carriedToken(carriesNode),
+                  let filter = requestFilter(request)
+            else { return nil }
+            return .carries(filter, call: call, token: token)
+        case "first":
+            guard let first = reader.mapping(body, "first", allowedKeys: Self.filterKeys),
+                  let withinNode = item.required("within", hint: " (e.g. within: { from: …, before: … })"),
+                  let within = reader.mapping(withinNode, "within", allowedKeys: ["from", "before"]),
+                  let from = within.required("from").flatMap({ reader.timeExpression($0, "within.from") }),
+                  let before = within.required("before").flatMap({ reader.timeExpression($0, "within.before") }),
+                  let filter = requestFilter(first)
+            else { return nil }
+            return .firstArrives(filter, from: from, before: before)
+        default:
+            guard let never = reader.mapping(body, "never", allowedKeys: Self.filterKeys + ["carries"]) else { return nil }
+            var carriesExpired = false
+            if let carries = never["carries"] {
+                guard reader.string(carries, "never.carries") == "expired_access_token" else {
+                    reader.error("never.carries must be 'expired_access_token'", at: carries)
+                    return nil
+                }
+                carriesExpired = true
+            }
+            return requestFilter(never).map { .never($0, carryingExpiredAccessToken: carriesExpired) }
+        }
+    }
+
+    static let filterKeys = ["endpoint", "grant", "status"]
+
+    private func requestFilter(_ mapping: CheckedMapping) -> RequestFilter? {
+        var filter = RequestFilter()
+        var valid = true
+        if let node = mapping["endpoint"] {
+            filter.endpoint = reader.enumeration(node, "endpoint", as: Endpoint.self)
+            valid = valid && filter.endpoint != nil
+        }
+        if let node = mapping["grant"] {
+            filter.grant = reader.enumeration(node, "grant", as: GrantType.self)
+            valid = valid && filter.grant != nil
+        }
+        if let node = mapping["status"] {
+            filter.status = reader.int(node, "status", in: 100...599)
+            valid = valid && filter.status != nil
+        }
+        return valid ? filter : nil
+    }
+
+    /// `carries: { access_token: access_token#2 }`: the key names where the token travels.
+    private func carriedToken(_ node: Node) -> CarriedToken? {
+        let kinds = [IssuedToken.Kind.access.rawValue, IssuedToken.Kind.refresh.rawValue]
+        guard let carries = reader.mapping(node, "carries", allowedKeys: kinds),
+              let key = carries.exactlyOne(of: kinds),
+              let reference = carries[key].flatMap({ reader.tokenReference($0, "carries.\(key)") })
+        else { return nil }
+        guard reference.kind.rawValue == key else {
+            reader.error("carries.\(key) must name a \(key), not \(reference)", at: carries[key]!)
+            return nil
+        }
+        return CarriedToken(reference)
+    }
+}
