@@ -1,3 +1,4 @@
+import DequeModule
 import Synchronization
 
 /// One request the provider received and what it answered, stamped with virtual time.
@@ -13,20 +14,22 @@ public struct JournalEntry: Sendable, Equatable {
     public var grant: GrantType?
     /// The index of the rule that changed the response, if one did.
     public var appliedRule: Int?
+    /// How the answer travelled; anything but `.immediate` means the client may never have seen it.
+    public var delivery: Delivery = .immediate
 }
 
 /// Every request and response, in arrival order. Bounded, so a long-running provider cannot
 /// grow without limit: past `capacity` the oldest entries are dropped and counted.
 public final class Journal: Sendable {
     public let capacity: Int
-    private let state = Mutex<(entries: [JournalEntry], dropped: Int, next: Int)>(([], 0, 1))
+    private let state = Mutex<(entries: Deque<JournalEntry>, dropped: Int, next: Int)>(([], 0, 1))
 
     public init(capacity: Int = 100_000) {
         precondition(capacity > 0)
         self.capacity = capacity
     }
 
-    public var entries: [JournalEntry] { state.withLock { $0.entries } }
+    public var entries: [JournalEntry] { state.withLock { Array($0.entries) } }
     public var droppedCount: Int { state.withLock { $0.dropped } }
     /// The sequence number of the latest entry; 0 before the first.
     public var lastSequence: Int { state.withLock { $0.next - 1 } }

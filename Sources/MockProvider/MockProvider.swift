@@ -1,66 +1,118 @@
+import Logging
+
 /// The provider's behaviour, independent of the network: routes a request to its endpoint,
 /// lets the misbehaviour rules take over where they match, and journals the exchange.
 public final class MockProvider: Sendable {
     public let settings: ProviderSettings
     public let clock: VirtualClock
     public let journal: Journal
+    /// Where the provider is served, once a server has bound it.
+    public let origins = OriginBook()
     private let ledger: TokenLedger
     private let rules: RuleEngine
     private let tokenEndpoint: TokenEndpoint
     private let resourceEndpoint: ResourceEndpoint
+    private let authorizationEndpoint: AuthorizationEndpoint
+    private let revocationEndpoint: RevocationEndpoint
+    private let introspectionEndpoint: IntrospectionEndpoint
+    private let jitter: JitterSource
 
-    public init(settings: ProviderSettings = .init(), clock: VirtualClock = VirtualClock(), journal: Journal = Journal()) {
+    private let logger: Logger?
+
+    public init(settings: ProviderSettings = .init(), clock: VirtualClock = VirtualClock(), journal: Journal = Journal(), logger: Logger? = nil) {
+        self.logger = logger
         let ledger = TokenLedger(policy: settings.tokens)
+        let codes = AuthorizationCodes()
         self.settings = settings
         self.clock = clock
         self.journal = journal
         self.ledger = ledger
         self.rules = RuleEngine(rules: settings.rules)
-        self.tokenEndpoint = TokenEndpoint(settings: settings, ledger: ledger)
+        self.tokenEndpoint = TokenEndpoint(settings: settings, ledger: ledger, codes: codes)
         self.resourceEndpoint = ResourceEndpoint(ledger: ledger)
+        self.authorizationEndpoint = AuthorizationEndpoint(settings: settings, codes: codes)
+        self.revocationEndpoint = RevocationEndpoint(settings: settings, ledger: ledger)
+        self.introspectionEndpoint = IntrospectionEndpoint(settings: settings, ledger: ledger, clock: clock)
+        self.jitter = JitterSource(seed: settings.seed)
     }
 
     /// Every token issued so far, in order.
     public var issuedTokens: [IssuedToken] { ledger.issued }
 
-    public func handle(_ request: ProviderRequest) -> ProviderResponse {
+    public func handle(_ request: ProviderRequest) -> ProviderReply {
         let now = clock.elapsed
         let endpoint = Endpoint(path: request.path)
         let grant = endpoint == .token ? request.formField("grant_type").flatMap(GrantType.init(rawValue:)) : nil
-        let decision = rules.decide(endpoint: endpoint, grant: grant)
-        let response: ProviderResponse
-        switch decision?.action {
-        case .respond(let scripted):
-            response = scripted
-        case .oauthError(let error):
-            response = .oauthError(error)
-        case .alterTokenResponse(let alteration):
-            response = Self.alter(serve(request, endpoint: endpoint, at: now), with: alteration)
-        case nil:
-            response = serve(request, endpoint: endpoint, at: now)
-        }
+        let decision = rules.decide(endpoint: endpoint, grant: grant, at: now)
+        let response = answer(request, endpoint: endpoint, action: decision?.action, at: now)
+        let delivery = decision?.delivery ?? .immediate
         journal.record { sequence in
             JournalEntry(
                 sequence: sequence, at: now, request: request, response: response,
-                endpoint: endpoint, grant: grant, appliedRule: decision?.ruleIndex
+                endpoint: endpoint, grant: grant, appliedRule: decision?.ruleIndex, delivery: delivery
             )
         }
-        return response
+        logger?.info("\(request.method) \(request.target) → \(response.status)\(delivery == .immediate ? "" : " (\(delivery.label))")\(decision.map { " [rule \($0.ruleIndex + 1)]" } ?? "")")
+        return ProviderReply(response, delivery: jitter.resolve(delivery))
+    }
+
+    private func answer(_ request: ProviderRequest, endpoint: Endpoint?, action: RuleAction?, at now: Duration) -> ProviderResponse {
+        switch action {
+        case .respond(let scripted):
+            scripted
+        case .oauthError(let error):
+            .oauthError(error)
+        case .alterTokenResponse(let alteration):
+            Self.alter(serve(request, endpoint: endpoint, at: now), with: alteration)
+        case .redirect(let redirect):
+            redirectResponse(request, redirect)
+        case .retryLater(let retryLater):
+            retryLater.response(now: clock.now)
+        case .alterAuthorizationResponse(let alteration):
+            AuthorizationResponseEditor(alteration: alteration, previousState: previousAuthorizationState())
+                .edit(serve(request, endpoint: endpoint, at: now))
+        case nil, .sequence:
+            // The rule engine unpacks sequences; a sequence nested in one is answered correctly.
+            serve(request, endpoint: endpoint, at: now)
+        }
     }
 
     private func serve(_ request: ProviderRequest, endpoint: Endpoint?, at now: Duration) -> ProviderResponse {
         switch endpoint {
         case .token: tokenEndpoint.serve(request, at: now)
         case .resource: resourceEndpoint.serve(request, at: now)
+        case .authorize: authorizationEndpoint.serve(request, issuer: issuer, at: now)
+        case .revoke: revocationEndpoint.serve(request)
+        case .introspect: introspectionEndpoint.serve(request, at: now)
+        case .metadata: MetadataEndpoint.serve(issuer: issuer)
         case nil: ProviderResponse(status: 404, headers: [HeaderField("Content-Type", "text/plain")], body: "not found\n")
         }
     }
 
-    /// Alters successful JSON token responses only; an error stays the error it was.
+    /// RFC 9207 / RFC 8414: the issuer is the primary origin.
+    public var issuer: String { origins.current?.primary ?? "http://127.0.0.1" }
+
+    /// Revokes a token now, as a user signing out elsewhere would (RFC 7009 semantics).
+    public func revoke(token value: String) {
+        ledger.revoke(value)
+    }
+
+    private func redirectResponse(_ request: ProviderRequest, _ redirect: Redirect) -> ProviderResponse {
+        let base: String? = switch redirect.target {
+        case .otherOrigin: origins.current?.other
+        case .base(let url): url
+        }
+        guard let base else { return ProviderResponse(status: 500, body: "redirect target unknown: the provider is not served\n") }
+        return ProviderResponse(status: redirect.status, headers: [HeaderField("Location", base + request.target)])
+    }
+
+    /// The `state` of the latest authorization request already journaled, for replaying it.
+    private func previousAuthorizationState() -> String? {
+        journal.entries.last { $0.endpoint == .authorize }?.request.queryItems.first { $0.name == "state" }?.value
+    }
+
+    /// Alters successful token responses only; an error stays the error it was.
     private static func alter(_ response: ProviderResponse, with alteration: TokenResponseAlteration) -> ProviderResponse {
-        guard response.status == 200, let body = JSONValue.parse(response.body) else { return response }
-        var altered = response
-        altered.body = alteration.apply(to: body).serialized()
-        return altered
+        response.status == 200 ? alteration.apply(to: response) : response
     }
 }

@@ -8,12 +8,14 @@ public struct ProviderRequest: Sendable, Equatable {
     public var target: String
     public var headers: [HeaderField]
     public var body: String
+    public var listener: Listener
 
-    public init(method: String, target: String, headers: [HeaderField] = [], body: String = "") {
+    public init(method: String, target: String, headers: [HeaderField] = [], body: String = "", listener: Listener = .primary) {
         self.method = method
         self.target = target
         self.headers = headers
         self.body = body
+        self.listener = listener
     }
 
     public var path: String { String(target.prefix { $0 != "?" }) }
@@ -59,6 +61,11 @@ public struct ProviderResponse: Sendable, Equatable {
 
     public func header(_ name: String) -> String? {
         headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    mutating func setHeader(_ name: String, to value: String) {
+        headers.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        headers.append(HeaderField(name, value))
     }
 
     /// RFC 6749 §5.1: token responses carry JSON and must not be cached.

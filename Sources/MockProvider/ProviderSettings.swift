@@ -4,17 +4,29 @@ public struct ProviderSettings: Sendable, Equatable {
     public var user: UserCredentials
     public var tokens: TokenPolicy
     public var rules: [ProviderRule]
+    /// Seeds every random choice the provider makes (latency jitter), so runs repeat exactly.
+    public var seed: UInt64
+    /// Redirect URIs registered for the client; a loopback one matches on any port (RFC 8252 §7.3).
+    public var redirectURIs: [String]
+    /// With a variant, the provider's primary origin speaks HTTPS and presents that certificate.
+    public var tls: CertificateVariant?
 
     public init(
         client: ClientCredentials = .init(id: "conformance-client", secret: "conformance-secret"),
         user: UserCredentials = .init(username: "alice", password: "wonderland"),
         tokens: TokenPolicy = .init(),
-        rules: [ProviderRule] = []
+        rules: [ProviderRule] = [],
+        seed: UInt64 = 0,
+        redirectURIs: [String] = ["http://127.0.0.1/callback"],
+        tls: CertificateVariant? = nil
     ) {
         self.client = client
         self.user = user
         self.tokens = tokens
         self.rules = rules
+        self.seed = seed
+        self.redirectURIs = redirectURIs
+        self.tls = tls
     }
 }
 
@@ -44,10 +56,17 @@ public struct TokenPolicy: Sendable, Equatable {
     /// RFC 6749 §6 / RFC 9700 §4.14: with rotation, every refresh issues a new refresh token
     /// and presenting a superseded one revokes the whole family.
     public var rotateRefreshTokens: Bool
+    /// Instants at which every token issued before them is revoked, as a provider does when a
+    /// user signs out everywhere or an administrator revokes access.
+    public var revokeAllAt: [Duration]
 
-    public init(accessLifetime: Duration = .seconds(3600), refreshLifetime: Duration? = nil, rotateRefreshTokens: Bool = false) {
+    public init(
+        accessLifetime: Duration = .seconds(3600), refreshLifetime: Duration? = nil, rotateRefreshTokens: Bool = false,
+        revokeAllAt: [Duration] = []
+    ) {
         self.accessLifetime = accessLifetime
         self.refreshLifetime = refreshLifetime
         self.rotateRefreshTokens = rotateRefreshTokens
+        self.revokeAllAt = revokeAllAt
     }
 }

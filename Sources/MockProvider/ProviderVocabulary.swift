@@ -2,20 +2,31 @@
 public enum Endpoint: String, Sendable, Hashable, CaseIterable {
     case token
     case resource
+    case authorize
+    /// RFC 7009 token revocation.
+    case revoke
+    /// RFC 7662 token introspection.
+    case introspect
+    /// RFC 8414 authorization server metadata.
+    case metadata
 
     public var path: String {
         switch self {
         case .token: "/token"
         case .resource: "/resource"
+        case .authorize: "/authorize"
+        case .revoke: "/revoke"
+        case .introspect: "/introspect"
+        case .metadata: "/.well-known/oauth-authorization-server"
         }
     }
 
     /// The resource endpoint serves its whole subtree, so scenarios can request `/resource/items/1`.
     init?(path: String) {
-        if path == Endpoint.token.path {
-            self = .token
-        } else if path == Endpoint.resource.path || path.hasPrefix(Endpoint.resource.path + "/") {
+        if path == Endpoint.resource.path || path.hasPrefix(Endpoint.resource.path + "/") {
             self = .resource
+        } else if let exact = Endpoint.allCases.first(where: { $0.path == path }) {
+            self = exact
         } else {
             return nil
         }
@@ -24,6 +35,7 @@ public enum Endpoint: String, Sendable, Hashable, CaseIterable {
 
 /// OAuth 2.0 grant types, by their `grant_type` wire value.
 public enum GrantType: String, Sendable, Hashable, CaseIterable {
+    case authorizationCode = "authorization_code"
     case password
     case clientCredentials = "client_credentials"
     case refreshToken = "refresh_token"
@@ -40,4 +52,10 @@ public enum OAuthErrorCode: String, Sendable, Hashable, CaseIterable {
 
     /// The status RFC 6749 §5.2 gives: 401 for a failed client authentication, 400 for the rest.
     public var defaultStatus: Int { self == .invalidClient ? 401 : 400 }
+}
+
+/// RFC 7636 code challenge methods.
+public enum CodeChallengeMethod: String, Sendable, Hashable, CaseIterable {
+    case s256 = "S256"
+    case plain
 }

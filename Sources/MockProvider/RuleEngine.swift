@@ -1,11 +1,15 @@
 import Synchronization
 
 /// Decides which rule, if any, takes a request. Each rule counts the requests that match its
-/// endpoint and grant, so `call: 2` means "the second refresh", whatever else happened between.
+/// endpoint, grant and time window, so `call: 2` means "the second refresh", whatever else
+/// happened between.
 final class RuleEngine: Sendable {
-    struct Decision {
+    struct Decision: Equatable {
         let ruleIndex: Int
-        let action: RuleAction
+        /// `nil`: answer correctly.
+        let action: RuleAction?
+        /// `nil`: deliver at once.
+        let delivery: Delivery?
     }
 
     private let rules: [ProviderRule]
@@ -16,15 +20,20 @@ final class RuleEngine: Sendable {
         self.matchCounts = Mutex(Array(repeating: 0, count: rules.count))
     }
 
-    /// Counts the request against every rule it matches and returns the first rule whose call
-    /// selector takes it.
-    func decide(endpoint: Endpoint?, grant: GrantType?) -> Decision? {
+    /// Counts the request against every rule it matches and returns the first rule that takes it.
+    func decide(endpoint: Endpoint?, grant: GrantType?, at now: Duration) -> Decision? {
         matchCounts.withLock { counts in
             var decision: Decision?
-            for (index, rule) in rules.enumerated() where rule.match.matches(endpoint: endpoint, grant: grant) {
+            for (index, rule) in rules.enumerated() where rule.match.matches(endpoint: endpoint, grant: grant, at: now) {
                 counts[index] += 1
-                if decision == nil, rule.match.calls.selects(counts[index]) {
-                    decision = Decision(ruleIndex: index, action: rule.action)
+                guard decision == nil, rule.match.calls.selects(counts[index]) else { continue }
+                switch rule.action {
+                case .sequence(let actions):
+                    // A sequence takes only as many calls as it has actions.
+                    guard counts[index] <= actions.count else { continue }
+                    decision = Decision(ruleIndex: index, action: actions[counts[index] - 1], delivery: rule.delivery)
+                default:
+                    decision = Decision(ruleIndex: index, action: rule.action, delivery: rule.delivery)
                 }
             }
             return decision

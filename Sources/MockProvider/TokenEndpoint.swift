@@ -1,20 +1,16 @@
 import Foundation
 
-/// The authorization server's token endpoint as RFC 6749 §3.2, §4.3, §4.4, §5 and §6 describe it.
+/// The authorization server's token endpoint as RFC 6749 §3.2, §4.1.3, §4.3, §4.4, §5 and §6 and
+/// RFC 7636 §4.6 describe it.
 struct TokenEndpoint: Sendable {
     let settings: ProviderSettings
     let ledger: TokenLedger
-
-    static let basicChallenge = HeaderField("WWW-Authenticate", "Basic realm=\"mock-provider\"")
+    let codes: AuthorizationCodes
 
     func serve(_ request: ProviderRequest, at now: Duration) -> ProviderResponse {
-        guard request.method == "POST" else {
-            return .oauthError(
-                ScriptedOAuthError(code: "invalid_request", description: "the token endpoint accepts POST only", status: 405),
-                extraHeaders: [HeaderField("Allow", "POST")]
-            )
+        if let refusal = ClientAuthenticator.rejectNonPost(request) ?? ClientAuthenticator(client: settings.client).reject(request) {
+            return refusal
         }
-        if let failure = authenticateClient(request) { return failure }
         guard let grantValue = request.formField("grant_type") else {
             return .oauthError(ScriptedOAuthError(code: "invalid_request", description: "grant_type is missing"))
         }
@@ -22,6 +18,8 @@ struct TokenEndpoint: Sendable {
             return .oauthError(ScriptedOAuthError(code: "unsupported_grant_type", description: "unsupported grant_type \(grantValue)"))
         }
         switch grant {
+        case .authorizationCode:
+            return redeemCode(request, at: now)
         case .password:
             guard request.formField("username") == settings.user.username,
                   request.formField("password") == settings.user.password
@@ -43,37 +41,44 @@ struct TokenEndpoint: Sendable {
         }
     }
 
-    /// RFC 6749 §2.3.1: HTTP Basic (each part form-encoded) or client_id/client_secret in the body,
-    /// never both. Returns the error response, or `nil` when the client is authenticated.
-    private func authenticateClient(_ request: ProviderRequest) -> ProviderResponse? {
-        let basic = request.header("Authorization").flatMap(Self.basicCredentials)
-        let bodyID = request.formField("client_id")
-        let bodySecret = request.formField("client_secret")
-        if basic != nil, bodySecret != nil {
-            return .oauthError(ScriptedOAuthError(code: "invalid_request", description: "more than one client authentication method"))
+    private func redeemCode(_ request: ProviderRequest, at now: Duration) -> ProviderResponse {
+        func invalidGrant(_ description: String) -> ProviderResponse {
+            .oauthError(ScriptedOAuthError(code: "invalid_grant", description: description))
         }
-        let presented = basic ?? bodyID.map { ClientCredentials(id: $0, secret: bodySecret ?? "") }
-        guard presented == settings.client else {
-            let usedBasic = request.header("Authorization") != nil
-            return .oauthError(
-                ScriptedOAuthError(code: "invalid_client", description: "client authentication failed"),
-                extraHeaders: usedBasic ? [Self.basicChallenge] : []
-            )
+        guard let value = request.formField("code") else {
+            return .oauthError(ScriptedOAuthError(code: "invalid_request", description: "code is missing"))
         }
-        return nil
-    }
-
-    static func basicCredentials(_ authorization: String) -> ClientCredentials? {
-        let parts = authorization.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "basic",
-              let data = Data(base64Encoded: String(parts[1]).trimmingCharacters(in: .whitespaces)),
-              let decoded = String(data: data, encoding: .utf8),
-              let colon = decoded.firstIndex(of: ":")
-        else { return nil }
-        return ClientCredentials(
-            id: FormField.formDecode(String(decoded[..<colon])),
-            secret: FormField.formDecode(String(decoded[decoded.index(after: colon)...]))
-        )
+        let code: AuthorizationCode
+        switch codes.redeem(value, at: now) {
+        case .unknownOrExpired:
+            return invalidGrant("the authorization code is invalid or expired")
+        case .replayed(let family):
+            // RFC 6749 §4.1.2: a code used twice revokes what its first use bought.
+            ledger.revokeFamily(family)
+            return invalidGrant("the authorization code was already used")
+        case .fresh(let fresh):
+            code = fresh
+        }
+        guard code.redirectURI == nil || request.formField("redirect_uri") == code.redirectURI else {
+            return invalidGrant("redirect_uri differs from the authorization request's")
+        }
+        let verifier = request.formField("code_verifier")
+        switch (code.challenge, code.challengeMethod, verifier) {
+        case (let challenge?, let method?, let verifier?):
+            guard PKCE.isWellFormedVerifier(verifier), PKCE.verify(verifier: verifier, challenge: challenge, method: method) else {
+                return invalidGrant("code_verifier does not match the code_challenge")
+            }
+        case (.some, _, nil):
+            return invalidGrant("code_verifier is missing")
+        case (nil, _, .some):
+            // RFC 9700 §2.1.1: a verifier without a challenge is a PKCE downgrade attempt.
+            return invalidGrant("code_verifier given but the authorization request had no code_challenge")
+        default:
+            break
+        }
+        let granted = ledger.grant(subject: code.subject, withRefreshToken: true, at: now)
+        codes.markRedeemed(value, family: granted.access.family)
+        return success(granted)
     }
 
     private func success(_ grant: TokenLedger.Grant) -> ProviderResponse {

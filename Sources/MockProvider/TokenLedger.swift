@@ -39,14 +39,24 @@ final class TokenLedger: Sendable {
 
     private struct State {
         var tokens: [IssuedToken] = []
+        /// Position in `tokens` by value: lookups stay constant-time however many were issued.
+        var positions: [String: Int] = [:]
+        var issuedCount: [IssuedToken.Kind: Int] = [:]
         var superseded: Set<String> = []
         var revokedFamilies: Set<Int> = []
         var nextFamily = 1
 
-        /// The token, if it was issued here, has not expired and its family stands.
-        func liveToken(_ kind: IssuedToken.Kind, _ value: String, at now: Duration) -> IssuedToken? {
-            guard let token = tokens.first(where: { $0.kind == kind && $0.value == value }),
-                  !token.isExpired(at: now), !revokedFamilies.contains(token.family)
+        var revokedTokens: Set<String> = []
+
+        func token(_ value: String) -> IssuedToken? {
+            positions[value].map { tokens[$0] }
+        }
+
+        /// The token, if it was issued here, has not expired and was not revoked.
+        func liveToken(_ kind: IssuedToken.Kind, _ value: String, at now: Duration, revokeAllAt: [Duration]) -> IssuedToken? {
+            guard let token = token(value), token.kind == kind,
+                  !token.isExpired(at: now), !revokedFamilies.contains(token.family), !revokedTokens.contains(value),
+                  !revokeAllAt.contains(where: { token.issuedAt < $0 && now >= $0 })
             else { return nil }
             return token
         }
@@ -77,7 +87,7 @@ final class TokenLedger: Sendable {
     /// under rotation, otherwise the one presented.
     func refresh(with presented: String, at now: Duration) -> Grant? {
         state.withLock { state in
-            guard let current = state.liveToken(.refresh, presented, at: now) else { return nil }
+            guard let current = state.liveToken(.refresh, presented, at: now, revokeAllAt: policy.revokeAllAt) else { return nil }
             if state.superseded.contains(presented) {
                 // RFC 9700 §4.14.2: a superseded refresh token in use means it leaked; end the family.
                 state.revokedFamilies.insert(current.family)
@@ -93,18 +103,46 @@ final class TokenLedger: Sendable {
 
     /// The access token, if it was issued here, has not expired and its family stands.
     func validAccessToken(_ value: String, at now: Duration) -> IssuedToken? {
-        state.withLock { $0.liveToken(.access, value, at: now) }
+        state.withLock { $0.liveToken(.access, value, at: now, revokeAllAt: policy.revokeAllAt) }
+    }
+
+    /// A live token of either kind, for introspection.
+    func liveToken(_ value: String, at now: Duration) -> IssuedToken? {
+        state.withLock { state in
+            state.liveToken(.access, value, at: now, revokeAllAt: policy.revokeAllAt)
+                ?? state.liveToken(.refresh, value, at: now, revokeAllAt: policy.revokeAllAt)
+        }
+    }
+
+    /// RFC 7009 §2.1: revoking a refresh token revokes its family (the access tokens it granted
+    /// included); revoking an access token revokes that token. Unknown tokens are ignored.
+    func revoke(_ value: String) {
+        state.withLock { state in
+            guard let token = state.token(value) else { return }
+            if token.kind == .refresh {
+                state.revokedFamilies.insert(token.family)
+            } else {
+                state.revokedTokens.insert(value)
+            }
+        }
+    }
+
+    /// Revokes every token descending from one grant: a replayed authorization code's tokens.
+    func revokeFamily(_ family: Int) {
+        _ = state.withLock { $0.revokedFamilies.insert(family) }
     }
 
     private static func mint(
         _ kind: IssuedToken.Kind, subject: String, family: Int, at now: Duration, lifetime: Duration?, in state: inout State
     ) -> IssuedToken {
-        let ordinal = state.tokens.count { $0.kind == kind } + 1
+        let ordinal = state.issuedCount[kind, default: 0] + 1
+        state.issuedCount[kind] = ordinal
         let prefix = kind == .access ? "at" : "rt"
         let token = IssuedToken(
             kind: kind, value: "\(prefix)-\(ordinal)", ordinal: ordinal,
             issuedAt: now, expiresAt: lifetime.map { now + $0 }, subject: subject, family: family
         )
+        state.positions[token.value] = state.tokens.count
         state.tokens.append(token)
         return token
     }

@@ -9,14 +9,31 @@ public final class VirtualClock: Sendable {
 
     public let origin: Date
     private let elapsedSinceOrigin: Mutex<Duration>
+    /// Set when the clock also runs with real time, as a standalone provider's does.
+    private let realTimeStart: ContinuousClock.Instant?
 
     public init(origin: Date = VirtualClock.defaultOrigin) {
         self.origin = origin
         self.elapsedSinceOrigin = Mutex(.zero)
+        self.realTimeStart = nil
+    }
+
+    /// A clock that runs with real time from now on (and can still be advanced), starting at the
+    /// real date: `conformance serve` uses it so tokens expire as they would in production.
+    public static func followingRealTime() -> VirtualClock {
+        VirtualClock(origin: Date(), realTimeStart: .now)
+    }
+
+    private init(origin: Date, realTimeStart: ContinuousClock.Instant) {
+        self.origin = origin
+        self.elapsedSinceOrigin = Mutex(.zero)
+        self.realTimeStart = realTimeStart
     }
 
     /// Virtual time since the scenario started.
-    public var elapsed: Duration { elapsedSinceOrigin.withLock { $0 } }
+    public var elapsed: Duration {
+        elapsedSinceOrigin.withLock { $0 } + (realTimeStart.map { ContinuousClock.now - $0 } ?? .zero)
+    }
 
     /// The virtual wall-clock instant, for clients that think in dates.
     public var now: Date { origin.addingTimeInterval(elapsed.seconds) }
@@ -28,7 +45,8 @@ public final class VirtualClock: Sendable {
 
     /// Moves to `instant` if it lies ahead; an instant already passed leaves the clock where it is.
     public func advance(to instant: Duration) {
-        elapsedSinceOrigin.withLock { $0 = max($0, instant) }
+        let ahead = instant - elapsed
+        if ahead > .zero { advance(by: ahead) }
     }
 }
 

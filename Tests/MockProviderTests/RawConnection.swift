@@ -42,14 +42,20 @@ struct RawConnection {
 
     /// Everything the server sends until it closes the connection (or 10 s pass).
     func receiveUntilClosed() -> String {
+        receive().text
+    }
+
+    /// What the server sent, and whether the connection ended in a reset rather than a close.
+    func receive() -> (text: String, reset: Bool) {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 { return (String(decoding: received, as: UTF8.self), errno == ECONNRESET) }
             guard count > 0 else { break }
             received += buffer[0..<count]
         }
-        return String(decoding: received, as: UTF8.self)
+        return (String(decoding: received, as: UTF8.self), false)
     }
 
     func closeConnection() { close(descriptor) }

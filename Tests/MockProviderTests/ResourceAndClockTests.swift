@@ -6,7 +6,7 @@ import Testing
 struct ResourceAndClockTests {
     @Test("a valid bearer token is served; none gets a challenge without an error code")
     func bearerTokens() async throws {
-        try await RunningProvider.with { provider in
+        try await RunningProvider.with { provider throws in
             _ = try await provider.passwordGrant()
             let served = try await provider.resource(bearer: "at-1")
             #expect(served.status == 200)
@@ -22,7 +22,7 @@ struct ResourceAndClockTests {
     @Test("a token expires on the virtual clock: one hour of lifetime costs no real hour")
     func expiryOnVirtualTime() async throws {
         let started = ContinuousClock.now
-        try await RunningProvider.with(ProviderSettings(tokens: TokenPolicy(accessLifetime: .seconds(3600)))) { provider in
+        try await RunningProvider.with(ProviderSettings(tokens: TokenPolicy(accessLifetime: .seconds(3600)))) { provider throws in
             _ = try await provider.passwordGrant()
             provider.provider.clock.advance(by: .seconds(3599))
             #expect(try await provider.resource(bearer: "at-1").status == 200)
@@ -39,7 +39,7 @@ struct ResourceAndClockTests {
         let settings = ProviderSettings(rules: [
             ProviderRule(match: RequestMatcher(endpoint: .resource, calls: .nth(2)), action: .respond(ProviderResponse(status: 503)))
         ])
-        try await RunningProvider.with(settings) { provider in
+        try await RunningProvider.with(settings) { provider throws in
             _ = try await provider.passwordGrant()
             provider.provider.clock.advance(by: .seconds(61))
             _ = try await provider.resource(bearer: "at-1")
@@ -59,7 +59,7 @@ struct ResourceAndClockTests {
     @Test("the journal keeps its newest entries within its capacity")
     func boundedJournal() async throws {
         let journal = Journal(capacity: 2)
-        try await RunningProvider.withProvider(MockProvider(journal: journal)) { provider in
+        try await RunningProvider.withProvider(MockProvider(journal: journal)) { provider throws in
             for _ in 0..<3 { _ = try await provider.resource(bearer: nil) }
         }
         #expect(journal.entries.map(\.sequence) == [2, 3])

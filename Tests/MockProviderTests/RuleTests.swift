@@ -11,7 +11,7 @@ struct RuleTests {
                 action: .respond(ProviderResponse(status: 503, headers: [HeaderField("Retry-After", "7")], body: "busy"))
             )
         ])
-        try await RunningProvider.with(settings) { provider in
+        try await RunningProvider.with(settings) { provider throws in
             let client = provider.settings.client
             _ = try await provider.passwordGrant()  // a password grant does not count towards the refresh rule
             let refresh = [("grant_type", "refresh_token"), ("refresh_token", "rt-1")]
@@ -32,7 +32,7 @@ struct RuleTests {
                 action: .alterTokenResponse(TokenResponseAlteration(set: ["expires_in": .string("3600"), "refresh_token": .null], omit: ["token_type"]))
             )
         ])
-        try await RunningProvider.with(settings) { provider in
+        try await RunningProvider.with(settings) { provider throws in
             let answer = try await provider.passwordGrant()
             #expect(answer.status == 200)
             #expect(answer.json?["expires_in"] == .string("3600"))
@@ -50,7 +50,7 @@ struct RuleTests {
             ProviderRule(match: RequestMatcher(endpoint: .token, calls: .nth(2)), action: .oauthError(ScriptedOAuthError(code: "invalid_scope"))),
             ProviderRule(match: RequestMatcher(endpoint: .token, calls: .range(3...3)), action: .oauthError(ScriptedOAuthError(code: "invalid_grant", status: 200))),
         ])
-        try await RunningProvider.with(settings) { provider in
+        try await RunningProvider.with(settings) { provider throws in
             let first = try await provider.passwordGrant()
             #expect(first.status == 401)
             #expect(first.json == .object(["error": .string("invalid_client"), "error_description": .string("nope"), "error_uri": .string("https://example.test/e")]))
@@ -60,5 +60,54 @@ struct RuleTests {
             #expect(third.json?["error"] == .string("invalid_grant"))
             #expect(try await provider.passwordGrant().json?["access_token"] == .string("at-1"))
         }
+    }
+}
+
+@Suite("Retry-After from virtual time")
+struct RetryAfterTests {
+    @Test("Retry-After as delay-seconds and as an HTTP-date of virtual now plus the delay")
+    func retryAfter() async throws {
+        let settings = ProviderSettings(rules: [
+            ProviderRule(match: RequestMatcher(endpoint: .token, calls: .nth(1)), action: .retryLater(RetryLater(status: 429, after: .seconds(30)))),
+            ProviderRule(match: RequestMatcher(endpoint: .token, calls: .nth(2)), action: .retryLater(RetryLater(after: .seconds(90), format: .httpDate))),
+        ])
+        try await RunningProvider.with(settings) { provider throws in
+            let seconds = try await provider.passwordGrant()
+            #expect(seconds.status == 429)
+            #expect(seconds.headers["Retry-After"].first == "30")
+            provider.provider.clock.advance(by: .seconds(3600))
+            let date = try await provider.passwordGrant()
+            #expect(date.status == 503)
+            // The virtual origin is 2026-01-01T00:00:00Z; an hour and 90 seconds later:
+            #expect(date.headers["Retry-After"].first == "Thu, 01 Jan 2026 01:01:30 GMT")
+        }
+    }
+}
+
+@Suite("Token responses labelled, encoded or cut wrongly")
+struct MalformedTokenResponseTests {
+    func answer(_ alteration: TokenResponseAlteration) async throws -> RunningProvider.Answer {
+        let rule = ProviderRule(match: RequestMatcher(endpoint: .token), action: .alterTokenResponse(alteration))
+        return try await RunningProvider.with(ProviderSettings(rules: [rule])) { try await $0.passwordGrant() }
+    }
+
+    @Test("a form-encoded body, as legacy providers send")
+    func formEncoded() async throws {
+        let answer = try await answer(TokenResponseAlteration(formEncoded: true))
+        #expect(answer.headers["Content-Type"].first == "application/x-www-form-urlencoded")
+        #expect(answer.body == "access_token=at-1&expires_in=3600&refresh_token=rt-1&token_type=Bearer")
+    }
+
+    @Test("a wrong or missing Content-Type on a JSON body")
+    func contentType() async throws {
+        #expect(try await answer(TokenResponseAlteration(contentType: .replace("text/plain"))).headers["Content-Type"] == ["text/plain"])
+        #expect(try await answer(TokenResponseAlteration(contentType: .omit)).headers["Content-Type"].isEmpty)
+    }
+
+    @Test("truncated JSON")
+    func truncated() async throws {
+        let answer = try await answer(TokenResponseAlteration(truncatedTo: 20))
+        #expect(answer.body == #"{"access_token":"at-"#)
+        #expect(answer.json == nil)
     }
 }

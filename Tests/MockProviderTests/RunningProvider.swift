@@ -63,12 +63,20 @@ struct RunningProvider {
         try await send("GET", path: "/resource", headers: bearer.map { [("Authorization", "Bearer \($0)")] } ?? [])
     }
 
-    func send(_ method: String, path: String, headers: [(String, String)] = [], body: String? = nil) async throws -> Answer {
-        var request = HTTPClientRequest(url: server.baseURL + path)
+    func send(
+        _ method: String, path: String, headers: [(String, String)] = [], body: String? = nil, timeout: TimeAmount = .seconds(10)
+    ) async throws -> Answer {
+        try await send(method, url: server.baseURL + path, headers: headers, body: body, timeout: timeout)
+    }
+
+    func send(
+        _ method: String, url: String, headers: [(String, String)] = [], body: String? = nil, timeout: TimeAmount = .seconds(10)
+    ) async throws -> Answer {
+        var request = HTTPClientRequest(url: url)
         request.method = HTTPMethod(rawValue: method)
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body { request.body = .bytes(ByteBuffer(string: body)) }
-        let response = try await http.execute(request, timeout: .seconds(10))
+        let response = try await http.execute(request, timeout: timeout)
         let collected = try await response.body.collect(upTo: 1 << 20)
         return Answer(status: Int(response.status.code), headers: response.headers, body: String(buffer: collected))
     }

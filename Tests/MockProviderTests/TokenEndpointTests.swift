@@ -6,7 +6,7 @@ import Testing
 struct TokenEndpointTests {
     @Test("password grant with HTTP Basic answers RFC 6749 §5.1 JSON that must not be cached")
     func passwordGrant() async throws {
-        try await RunningProvider.with { provider in
+        try await RunningProvider.with { provider throws in
             let answer = try await provider.passwordGrant()
             #expect(answer.status == 200)
             #expect(answer.headers["Content-Type"].first == "application/json")
@@ -20,7 +20,7 @@ struct TokenEndpointTests {
 
     @Test("client_secret_post authenticates; Basic and a body secret together are refused")
     func clientAuthenticationInTheBody() async throws {
-        try await RunningProvider.with { provider in
+        try await RunningProvider.with { provider throws in
             let client = provider.settings.client
             let user = provider.settings.user
             let form = [("grant_type", "password"), ("username", user.username), ("password", user.password),
@@ -36,7 +36,7 @@ struct TokenEndpointTests {
     @Test("Basic credentials are form-decoded (RFC 6749 §2.3.1)")
     func basicCredentialsAreFormDecoded() async throws {
         let client = ClientCredentials(id: "client:one", secret: "p@ss word/+")
-        try await RunningProvider.with(ProviderSettings(client: client)) { provider in
+        try await RunningProvider.with(ProviderSettings(client: client)) { provider throws in
             let answer = try await provider.token([("grant_type", "client_credentials")], basic: client)
             #expect(answer.status == 200)
         }
@@ -44,7 +44,7 @@ struct TokenEndpointTests {
 
     @Test("a wrong client secret gets 401 invalid_client with a Basic challenge")
     func wrongClientSecret() async throws {
-        try await RunningProvider.with { provider in
+        try await RunningProvider.with { provider throws in
             let wrong = ClientCredentials(id: provider.settings.client.id, secret: "wrong")
             let answer = try await provider.token([("grant_type", "client_credentials")], basic: wrong)
             #expect(answer.status == 401)
@@ -55,7 +55,7 @@ struct TokenEndpointTests {
 
     @Test("grant errors: wrong password, unknown grant, missing grant")
     func grantErrors() async throws {
-        try await RunningProvider.with { provider in
+        try await RunningProvider.with { provider throws in
             let client = provider.settings.client
             let wrongPassword = try await provider.token([("grant_type", "password"), ("username", "alice"), ("password", "nope")], basic: client)
             #expect(wrongPassword.status == 400)
@@ -71,7 +71,7 @@ struct TokenEndpointTests {
 
     @Test("client_credentials issues no refresh token (RFC 6749 §4.4.3)")
     func clientCredentials() async throws {
-        try await RunningProvider.with { provider in
+        try await RunningProvider.with { provider throws in
             let answer = try await provider.token([("grant_type", "client_credentials")], basic: provider.settings.client)
             #expect(answer.status == 200)
             #expect(answer.json?["access_token"] != nil)
@@ -81,7 +81,7 @@ struct TokenEndpointTests {
 
     @Test("refresh without rotation hands back the same refresh token and a new access token")
     func refreshWithoutRotation() async throws {
-        try await RunningProvider.with { provider in
+        try await RunningProvider.with { provider throws in
             _ = try await provider.passwordGrant()
             let refreshed = try await provider.token([("grant_type", "refresh_token"), ("refresh_token", "rt-1")], basic: provider.settings.client)
             #expect(refreshed.json?["access_token"] == .string("at-2"))
@@ -94,7 +94,7 @@ struct TokenEndpointTests {
     @Test("with rotation, a superseded refresh token is refused and revokes its whole family")
     func rotationReuseDetection() async throws {
         let settings = ProviderSettings(tokens: TokenPolicy(rotateRefreshTokens: true))
-        try await RunningProvider.with(settings) { provider in
+        try await RunningProvider.with(settings) { provider throws in
             let client = provider.settings.client
             _ = try await provider.passwordGrant()
             let first = try await provider.token([("grant_type", "refresh_token"), ("refresh_token", "rt-1")], basic: client)

@@ -1,0 +1,70 @@
+import Foundation
+
+/// RFC 6749 §4.1.1–4.1.2 with RFC 7636 and RFC 9207: plays the user, who always consents, and
+/// redirects back with `code`, `state` and `iss`. Requests it cannot trust to redirect (unknown
+/// client, unregistered redirect URI) get an error page instead, as §4.1.2.1 requires.
+struct AuthorizationEndpoint: Sendable {
+    let settings: ProviderSettings
+    let codes: AuthorizationCodes
+
+    func serve(_ request: ProviderRequest, issuer: String, at now: Duration) -> ProviderResponse {
+        let query = Dictionary(request.queryItems.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        guard query["client_id"] == settings.client.id else {
+            return Self.errorPage("unknown or missing client_id")
+        }
+        guard let redirectURI = registeredRedirectURI(query["redirect_uri"]) else {
+            return Self.errorPage("redirect_uri is missing or not registered for this client")
+        }
+        let state = query["state"]
+        guard query["response_type"] == "code" else {
+            return Self.redirect(to: redirectURI, ["error": "unsupported_response_type", "state": state, "iss": issuer])
+        }
+        var method: CodeChallengeMethod?
+        if let challenge = query["code_challenge"] {
+            // RFC 7636 §4.3: a challenge without a method is "plain".
+            method = CodeChallengeMethod(rawValue: query["code_challenge_method"] ?? "plain")
+            guard method != nil, !challenge.isEmpty else {
+                return Self.redirect(to: redirectURI, ["error": "invalid_request", "error_description": "unsupported code_challenge_method", "state": state, "iss": issuer])
+            }
+        }
+        let code = codes.issue(
+            clientID: settings.client.id, redirectURI: query["redirect_uri"], challenge: query["code_challenge"],
+            method: method, subject: settings.user.username, at: now
+        )
+        return Self.redirect(to: redirectURI, ["code": code, "state": state, "iss": issuer])
+    }
+
+    /// The redirect URI to use: the one given if registered (a loopback URI on any port, RFC 8252
+    /// §7.3), or the only registered one when none is given.
+    private func registeredRedirectURI(_ given: String?) -> String? {
+        guard let given else { return settings.redirectURIs.count == 1 ? settings.redirectURIs[0] : nil }
+        return settings.redirectURIs.contains { Self.matches(registered: $0, given: given) } ? given : nil
+    }
+
+    static func matches(registered: String, given: String) -> Bool {
+        if registered == given { return true }
+        guard var registeredParts = URLComponents(string: registered), var givenParts = URLComponents(string: given),
+              registeredParts.scheme == "http", ["127.0.0.1", "localhost", "[::1]", "::1"].contains(registeredParts.host ?? "")
+        else { return false }
+        registeredParts.port = nil
+        givenParts.port = nil
+        return registeredParts == givenParts
+    }
+
+    static func redirect(to redirectURI: String, _ parameters: KeyValuePairs<String, String?>) -> ProviderResponse {
+        var components = URLComponents(string: redirectURI) ?? URLComponents()
+        var items = components.queryItems ?? []
+        for (name, value) in parameters {
+            if let value { items.append(URLQueryItem(name: name, value: value)) }
+        }
+        components.queryItems = items
+        return ProviderResponse(status: 302, headers: [HeaderField("Location", components.string ?? redirectURI), HeaderField("Cache-Control", "no-store")])
+    }
+
+    static func errorPage(_ reason: String) -> ProviderResponse {
+        ProviderResponse(
+            status: 400, headers: [HeaderField("Content-Type", "text/html; charset=utf-8")],
+            body: "<!doctype html><title>Authorization error</title><h1>Authorization error</h1><p>\(reason)</p>\n"
+        )
+    }
+}

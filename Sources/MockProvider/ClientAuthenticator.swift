@@ -1,0 +1,50 @@
+import Foundation
+
+/// RFC 6749 §2.3.1 client authentication, for every endpoint that requires it: HTTP Basic (each
+/// part form-encoded) or client_id/client_secret in the body, never both.
+struct ClientAuthenticator: Sendable {
+    static let basicChallenge = HeaderField("WWW-Authenticate", "Basic realm=\"mock-provider\"")
+
+    let client: ClientCredentials
+
+    /// The error response, or `nil` when the client is authenticated.
+    func reject(_ request: ProviderRequest) -> ProviderResponse? {
+        let basic = request.header("Authorization").flatMap(Self.basicCredentials)
+        let bodyID = request.formField("client_id")
+        let bodySecret = request.formField("client_secret")
+        if basic != nil, bodySecret != nil {
+            return .oauthError(ScriptedOAuthError(code: "invalid_request", description: "more than one client authentication method"))
+        }
+        let presented = basic ?? bodyID.map { ClientCredentials(id: $0, secret: bodySecret ?? "") }
+        guard presented == client else {
+            let usedBasic = request.header("Authorization") != nil
+            return .oauthError(
+                ScriptedOAuthError(code: "invalid_client", description: "client authentication failed"),
+                extraHeaders: usedBasic ? [Self.basicChallenge] : []
+            )
+        }
+        return nil
+    }
+
+    static func basicCredentials(_ authorization: String) -> ClientCredentials? {
+        let parts = authorization.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "basic",
+              let data = Data(base64Encoded: String(parts[1]).trimmingCharacters(in: .whitespaces)),
+              let decoded = String(data: data, encoding: .utf8),
+              let colon = decoded.firstIndex(of: ":")
+        else { return nil }
+        return ClientCredentials(
+            id: FormField.formDecode(String(decoded[..<colon])),
+            secret: FormField.formDecode(String(decoded[decoded.index(after: colon)...]))
+        )
+    }
+
+    /// POST only, as RFC 6749 §3.2, RFC 7009 §2.1 and RFC 7662 §2.1 require.
+    static func rejectNonPost(_ request: ProviderRequest) -> ProviderResponse? {
+        guard request.method != "POST" else { return nil }
+        return .oauthError(
+            ScriptedOAuthError(code: "invalid_request", description: "this endpoint accepts POST only", status: 405),
+            extraHeaders: [HeaderField("Allow", "POST")]
+        )
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// RFC 7662: tells an authenticated caller whether a token is active, with its metadata.
+struct IntrospectionEndpoint: Sendable {
+    let settings: ProviderSettings
+    let ledger: TokenLedger
+    let clock: VirtualClock
+
+    func serve(_ request: ProviderRequest, at now: Duration) -> ProviderResponse {
+        if let refusal = ClientAuthenticator.rejectNonPost(request) ?? ClientAuthenticator(client: settings.client).reject(request) {
+            return refusal
+        }
+        guard let value = request.formField("token") else {
+            return .oauthError(ScriptedOAuthError(code: "invalid_request", description: "token is missing"))
+        }
+        guard let token = ledger.liveToken(value, at: now) else {
+            return .json(200, .object(["active": .bool(false)]))
+        }
+        var members: [String: JSONValue] = [
+            "active": .bool(true),
+            "client_id": .string(settings.client.id),
+            "sub": .string(token.subject),
+            "token_type": .string(token.kind == .access ? "Bearer" : "refresh_token"),
+            "iat": .integer(unixTime(token.issuedAt)),
+        ]
+        if let expiresAt = token.expiresAt { members["exp"] = .integer(unixTime(expiresAt)) }
+        return .json(200, .object(members))
+    }
+
+    private func unixTime(_ instant: Duration) -> Int {
+        Int(clock.origin.addingTimeInterval(instant.seconds).timeIntervalSince1970)
+    }
+}

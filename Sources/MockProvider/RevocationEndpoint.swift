@@ -1,0 +1,17 @@
+/// RFC 7009: revokes the token presented. Unknown tokens get 200 too (§2.2), so a client
+/// learns nothing from the answer.
+struct RevocationEndpoint: Sendable {
+    let settings: ProviderSettings
+    let ledger: TokenLedger
+
+    func serve(_ request: ProviderRequest) -> ProviderResponse {
+        if let refusal = ClientAuthenticator.rejectNonPost(request) ?? ClientAuthenticator(client: settings.client).reject(request) {
+            return refusal
+        }
+        guard let token = request.formField("token") else {
+            return .oauthError(ScriptedOAuthError(code: "invalid_request", description: "token is missing"))
+        }
+        ledger.revoke(token)
+        return ProviderResponse(status: 200, headers: [HeaderField("Cache-Control", "no-store")])
+    }
+}
