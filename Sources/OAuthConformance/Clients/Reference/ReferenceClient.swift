@@ -62,6 +62,8 @@ public actor ReferenceClient: ClientUnderTest {
             form = [("grant_type", grant.rawValue)]
         case .refreshToken:
             return Self.outcome(of: await refresh())
+        case .authorizationCode:
+            return .failure(ClientFailure(.authorizationRequired, message: "the authorization code grant starts with an authorize step, not a login"))
         }
         let result = await requestTokens(form, previous: nil)
         if case .success(let obtained) = result {
