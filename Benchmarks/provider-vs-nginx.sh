@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Drives the mock provider's token endpoint and protected resource with wrk over loopback, and
+# nginx serving a static token JSON in the same run, then prints requests/s, p99 latency and the
+# provider/nginx ratio. Targets (issue 3): provider ≥ 50% of nginx's rate, p99 < 5 ms at 50
+# connections on a 2-core machine.
+#
+#   Benchmarks/provider-vs-nginx.sh [seconds-per-run] [connections]
+#
+# Installs wrk and nginx from Debian when missing. Builds `conformance` in release mode.
+# Everything binds 127.0.0.1; every run is bounded by its duration.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+duration="${1:-10}"
+connections="${2:-50}"
+threads=2
+
+need() { command -v "$1" >/dev/null 2>&1; }
+if ! need wrk || ! need nginx; then
+  sudo_if_needed=""; [ "$(id -u)" -eq 0 ] || sudo_if_needed="sudo"
+  $sudo_if_needed apt-get update -qq
+  $sudo_if_needed apt-get install -y -qq wrk nginx-light >/dev/null
+fi
+
+swift build -c release --product conformance --scratch-path .build-release >/dev/null
+conformance=".build-release/release/conformance"
+
+work=$(mktemp -d)
+provider_pid="" nginx_pid=""
+cleanup() {
+  [ -n "$provider_pid" ] && kill "$provider_pid" 2>/dev/null || true
+  [ -n "$nginx_pid" ] && kill "$nginx_pid" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
+
+# The provider, its log to a file (it logs every request).
+provider_port=$(free_port)
+"$conformance" serve --port "$provider_port" --journal-capacity 10000 >"$work/provider.log" 2>&1 &
+provider_pid=$!
+for _ in $(seq 50); do curl -sf "http://127.0.0.1:$provider_port/.well-known/oauth-authorization-server" >/dev/null && break; sleep 0.1; done
+
+basic=$(printf 'conformance-client:conformance-secret' | base64)
+token_json=$(curl -sf -u conformance-client:conformance-secret -d grant_type=client_credentials "http://127.0.0.1:$provider_port/token")
+access_token=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["access_token"])' "$token_json")
+
+# nginx answering every request to /token with the same JSON the provider sends.
+nginx_port=$(free_port)
+mkdir -p "$work/nginx"
+cat >"$work/nginx/nginx.conf" <<CONF
+worker_processes 2;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/error.log;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path $work/nginx;
+  proxy_temp_path $work/nginx; fastcgi_temp_path $work/nginx; uwsgi_temp_path $work/nginx; scgi_temp_path $work/nginx;
+  server {
+    listen 127.0.0.1:$nginx_port;
+    location / { default_type application/json; return 200 '$token_json'; }
+  }
+}
+CONF
+nginx -c "$work/nginx/nginx.conf" -g 'daemon off;' &
+nginx_pid=$!
+for _ in $(seq 50); do curl -sf "http://127.0.0.1:$nginx_port/token" >/dev/null && break; sleep 0.1; done
+
+cat >"$work/token.lua" <<LUA
+wrk.method = "POST"
+wrk.body = "grant_type=client_credentials"
+wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
+wrk.headers["Authorization"] = "Basic $basic"
+LUA
+
+# Prints "requests/s p99-ms" for one wrk run.
+measure() {
+  local output
+  output=$(wrk -t"$threads" -c"$connections" -d"${duration}s" --latency "$@")
+  python3 - "$output" <<'PY'
+import re, sys
+text = sys.argv[1]
+rate = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
+value, unit = re.search(r"^\s+99%\s+([\d.]+)(us|ms|s)\s*$", text, re.M).groups()
+p99_ms = float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+errors = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
+print(f"{rate:.0f} {p99_ms:.2f} {errors.group(1) if errors else 0}")
+PY
+}
+
+echo "wrk: $threads threads, $connections connections, ${duration}s per run, loopback; $(nproc) cores"
+read -r nginx_rate nginx_p99 nginx_errors < <(measure -s "$work/token.lua" "http://127.0.0.1:$nginx_port/token")
+read -r token_rate token_p99 token_errors < <(measure -s "$work/token.lua" "http://127.0.0.1:$provider_port/token")
+read -r resource_rate resource_p99 resource_errors < <(measure -H "Authorization: Bearer $access_token" "http://127.0.0.1:$provider_port/resource")
+
+printf '%-34s %12s %10s %8s %14s\n' target "requests/s" "p99 ms" "non-2xx" "vs nginx"
+printf '%-34s %12s %10s %8s %14s\n' "nginx, static token JSON" "$nginx_rate" "$nginx_p99" "$nginx_errors" "1.00"
+printf '%-34s %12s %10s %8s %14s\n' "provider, POST /token" "$token_rate" "$token_p99" "$token_errors" "$(python3 -c "print(f'{$token_rate/$nginx_rate:.2f}')")"
+printf '%-34s %12s %10s %8s %14s\n' "provider, GET /resource" "$resource_rate" "$resource_p99" "$resource_errors" "$(python3 -c "print(f'{$resource_rate/$nginx_rate:.2f}')")"
