@@ -111,3 +111,52 @@ struct MalformedTokenResponseTests {
         #expect(answer.json == nil)
     }
 }
+
+@Suite("Scripted answers arrive exactly as scripted")
+struct ScriptedAnswerTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        let name: String
+        let response: ProviderResponse
+        var testDescription: String { name }
+    }
+
+    static let cases = [
+        Case(name: "an HTML 502 page", response: ProviderResponse(
+            status: 502, headers: [HeaderField("Content-Type", "text/html")], body: "<html><body><h1>502 Bad Gateway</h1></body></html>"
+        )),
+        Case(name: "401 invalid_token", response: ProviderResponse(status: 401, headers: [HeaderField("WWW-Authenticate", #"Bearer error="invalid_token""#)])),
+        Case(name: "403 insufficient_scope", response: ProviderResponse(
+            status: 403, headers: [HeaderField("WWW-Authenticate", #"Bearer error="insufficient_scope", scope="admin""#)]
+        )),
+        Case(name: "401 without a challenge", response: ProviderResponse(status: 401)),
+        Case(name: "401 with a Basic challenge", response: ProviderResponse(status: 401, headers: [HeaderField("WWW-Authenticate", #"Basic realm="legacy""#)])),
+        Case(name: "200 with an error body", response: ProviderResponse(
+            status: 200, headers: [HeaderField("Content-Type", "application/json")], body: #"{"error":"invalid_grant"}"#
+        )),
+    ]
+
+    @Test("the client sees the scripted status, headers and body", arguments: cases)
+    func scripted(_ scripted: Case) async throws {
+        let rule = ProviderRule(match: RequestMatcher(endpoint: .resource), action: .respond(scripted.response))
+        try await RunningProvider.with(ProviderSettings(rules: [rule])) { provider throws in
+            let answer = try await provider.resource(bearer: "anything")
+            #expect(answer.status == scripted.response.status)
+            #expect(answer.body == scripted.response.body)
+            for header in scripted.response.headers {
+                #expect(answer.headers[header.name] == [header.value])
+            }
+        }
+    }
+
+    @Test("a 401 storm: every call from the first on is refused, whatever token it carries")
+    func storm() async throws {
+        let storm = ProviderRule(
+            match: RequestMatcher(endpoint: .resource, calls: .from(1)),
+            action: .respond(ProviderResponse(status: 401, headers: [HeaderField("WWW-Authenticate", #"Bearer error="invalid_token""#)]))
+        )
+        try await RunningProvider.with(ProviderSettings(rules: [storm])) { provider throws in
+            _ = try await provider.passwordGrant()
+            for _ in 0..<5 { #expect(try await provider.resource(bearer: "at-1").status == 401) }
+        }
+    }
+}
