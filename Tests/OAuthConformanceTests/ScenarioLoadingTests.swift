@@ -8,7 +8,8 @@ struct ScenarioLoadingTests {
     func builtInScenariosAreClean() {
         let loaded = ScenarioLoader.load(paths: [PackageFiles.scenarios.path])
         #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics.map(\.description))")
-        #expect(loaded.scenarios.count == 3)
+        // Five files of one scenario each, and one matrix over the six RFC 6749 §5.2 codes.
+        #expect(loaded.scenarios.count == 11)
     }
 
     @Test("a scenario file decodes into the model it describes")
@@ -52,7 +53,7 @@ struct ScenarioLoadingTests {
               - count: { endpoint: token, exactly: many }
             """)
         let rendered = diagnostics.map(\.description)
-        #expect(rendered.contains("broken.yaml:3:1: error: unknown key 'titel' in a scenario; did you mean 'title'? (allowed: conformance, id, title, description, area, level, spec, requires, provider, steps, expect)"))
+        #expect(rendered.contains("broken.yaml:3:1: error: unknown key 'titel' in a scenario; did you mean 'title'? (allowed: conformance, id, title, description, area, level, spec, tags, requires, matrix, provider, steps, expect)"))
         #expect(rendered.contains("broken.yaml:1:1: error: a scenario is missing 'title'"))
         #expect(rendered.contains("broken.yaml:4:7: error: 'refrsh' is not a valid area; did you mean 'refresh'? (allowed: refresh, retry, errors, concurrency, security, tls)"))
         #expect(rendered.contains("broken.yaml:7:30: error: access_lifetime: '120' has no unit; write it as 120s (units: ms, s, m, h, d)"))
@@ -94,7 +95,7 @@ struct ScenarioLoadingTests {
             """)
         #expect(diagnostics.map(\.description) == [
             "broken.yaml:7:24: error: a step has login, advance; give only one of them",
-            "broken.yaml:8:5: error: a step needs one of login, request, advance, advance_to",
+            "broken.yaml:8:5: error: a step needs one of login, request, concurrently, advance, advance_to, wait",
             "broken.yaml:10:29: error: an expectation has every_step, never; give only one of them",
         ])
     }

@@ -14,59 +14,85 @@ public struct ExpectationEvaluator: Sendable {
     }
 
     public func check(_ expectation: Expectation) -> CheckResult {
+        let statement = expectation.statement
+        func result(_ passed: Bool, expected: String, observed: String, evidence: [Int] = []) -> CheckResult {
+            CheckResult(kind: expectation.kind, statement: statement, passed: passed, expected: expected, observed: observed, evidence: evidence)
+        }
         switch expectation {
         case .everyStepSucceeds:
-            return everyStepSucceeds()
+            let failed = clientReports.filter { !$0.outcome.succeeded }
+            let observed = failed.isEmpty
+                ? "every step succeeded"
+                : failed.map { "\($0.label) \(describe($0.outcome))" }.joined(separator: "; ")
+            return result(
+                failed.isEmpty, expected: "success (2xx) for every login and request", observed: observed,
+                evidence: failed.flatMap { $0.record.journalSequences.map(Array.init) ?? [] }
+            )
         case .count(let filter, let bound):
             let matches = entries(matching: filter)
-            return CheckResult(
-                kind: expectation.kind, statement: "number of \(filter) is \(bound)", passed: bound.admits(matches.count),
-                expected: bound.description, observed: "\(matches.count)\(listing(matches))", evidence: matches.map(\.sequence)
+            return result(
+                bound.admits(matches.count), expected: bound.description, observed: "\(matches.count)\(listing(matches))",
+                evidence: matches.map(\.sequence)
             )
         case .carries(let filter, let call, let carried):
-            return carries(filter, call: call, carried.token, kind: expectation.kind)
+            return carries(filter, call: call, carried.token, result: result)
         case .firstArrives(let filter, let from, let before):
-            return firstArrives(filter, from: from, before: before, kind: expectation.kind)
-        case .never(let filter, let carryingExpired):
-            var offending = entries(matching: filter)
-            if carryingExpired { offending = offending.filter(carriesExpiredAccessToken) }
-            let statement = "no \(filter)" + (carryingExpired ? " carrying an expired access token" : "")
-            return CheckResult(
-                kind: expectation.kind, statement: statement, passed: offending.isEmpty,
-                expected: "none", observed: offending.isEmpty ? "none" : "\(offending.count)\(listing(offending))",
-                evidence: offending.map(\.sequence)
+            return firstArrives(filter, from: from, before: before, result: result)
+        case .order(let filters):
+            let firsts = filters.map { entries(matching: $0).first }
+            let arrived = firsts.compactMap { $0 }
+            let inOrder = arrived.count == filters.count && zip(arrived, arrived.dropFirst()).allSatisfy { $0.sequence < $1.sequence }
+            let observed = zip(filters, firsts).map { filter, first in
+                "\(filter.described(plural: false)) " + (first.map { "first at \(describe($0))" } ?? "never")
+            }
+            return result(
+                inOrder, expected: filters.map { $0.described(plural: false) }.joined(separator: " → "),
+                observed: observed.joined(separator: "; "), evidence: arrived.map(\.sequence)
+            )
+        case .never(let filter, let carrying):
+            let offending = entries(matching: filter).compactMap { entry in
+                carrying.map { forbidden in sighting(of: forbidden, in: entry).map { (entry, " \($0)") } } ?? (entry, "")
+            }
+            let observed = offending.prefix(8).map { "\(describe($0.0))\($0.1)" }.joined(separator: ", ")
+            return result(
+                offending.isEmpty, expected: "none",
+                observed: offending.isEmpty ? "none" : "\(offending.count) (\(observed)\(offending.count > 8 ? ", …" : ""))",
+                evidence: offending.map(\.0.sequence)
             )
         }
     }
 
     // MARK: Outcomes
 
-    private var clientSteps: [(record: StepRecord, outcome: ClientOutcome)] {
-        transcript.steps.compactMap { record in
-            if case .client(let outcome) = record.result { return (record, outcome) }
-            return nil
+    /// One outcome the client reported, with the step it belongs to; a `concurrently` step gives several.
+    private struct ClientReport {
+        let record: StepRecord
+        let outcome: ClientOutcome
+        /// e.g. "step 3 (request GET /resource)", or "step 3 (20 × request GET /resource concurrently) no. 5".
+        let label: String
+    }
+
+    private var clientReports: [ClientReport] {
+        transcript.steps.flatMap { record in
+            let outcomes = record.result.clientOutcomes
+            let concurrent = if case .clients = record.result { true } else { false }
+            return outcomes.enumerated().map { index, outcome in
+                let label = "step \(record.number) (\(record.step.action.text))" + (concurrent ? " no. \(index + 1)" : "")
+                return ClientReport(record: record, outcome: outcome, label: label)
+            }
         }
     }
 
-    private func everyStepSucceeds() -> CheckResult {
-        let failed = clientSteps.filter { !$0.outcome.succeeded }
-        let observed = failed.isEmpty
-            ? "every step succeeded"
-            : failed.map { "step \($0.record.number) (\($0.record.step.action.text)) \(describe($0.outcome))" }.joined(separator: "; ")
-        return CheckResult(
-            kind: "outcome", statement: "every step succeeds", passed: failed.isEmpty,
-            expected: "success (2xx) for every login and request", observed: observed,
-            evidence: failed.flatMap { $0.record.journalSequences.map(Array.init) ?? [] }
-        )
-    }
-
     private func stepOutcomeChecks() -> [CheckResult] {
-        clientSteps.compactMap { record, outcome in
-            guard let expected = record.step.expectedOutcome else { return nil }
-            let (passed, expectedText) = judge(outcome, against: expected)
+        transcript.steps.compactMap { record in
+            let outcomes = record.result.clientOutcomes
+            guard let expected = record.step.expectedOutcome, !outcomes.isEmpty else { return nil }
+            let judged = outcomes.map { judge($0, against: expected) }
+            let each = outcomes.count > 1 ? " for each of the \(outcomes.count)" : ""
             return CheckResult(
-                kind: "outcome", statement: "step \(record.number) (\(record.step.action.text)) outcome", passed: passed,
-                expected: expectedText, observed: describe(outcome),
+                kind: "outcome", statement: "step \(record.number) (\(record.step.action.text)) outcome",
+                passed: judged.allSatisfy(\.passed), expected: judged[0].expected + each,
+                observed: Tally.text(outcomes.map(describe)),
                 evidence: record.journalSequences.map(Array.init) ?? []
             )
         }
@@ -75,12 +101,11 @@ public struct ExpectationEvaluator: Sendable {
     private func judge(_ outcome: ClientOutcome, against expected: ExpectedOutcome) -> (passed: Bool, expected: String) {
         switch expected {
         case .succeeds:
-            return (outcome.succeeded, "success")
+            return (outcome.succeeded, expected.description)
         case .fails(let category, let oauthError):
-            let text = "an error" + (category.map { " of category \($0.rawValue)" } ?? "") + (oauthError.map { " with error code \($0)" } ?? "")
-            guard case .failure(let failure) = outcome else { return (false, text) }
+            guard case .failure(let failure) = outcome else { return (false, expected.description) }
             let passed = (category == nil || failure.category == category) && (oauthError == nil || failure.oauthError == oauthError)
-            return (passed, text)
+            return (passed, expected.description)
         }
     }
 
@@ -100,51 +125,68 @@ public struct ExpectationEvaluator: Sendable {
         transcript.journal.filter(filter.matches)
     }
 
-    private func carries(_ filter: RequestFilter, call: Int, _ reference: TokenReference, kind: String) -> CheckResult {
-        let statement = "\(filter.described(plural: false, number: call)) carries \(reference)"
+    /// Builds a check result for the expectation being judged.
+    private typealias Judgement = (_ passed: Bool, _ expected: String, _ observed: String, _ evidence: [Int]) -> CheckResult
+
+    private func carries(_ filter: RequestFilter, call: Int, _ reference: TokenReference, result: Judgement) -> CheckResult {
         let matches = entries(matching: filter)
         guard let expectedToken = reference.resolve(in: transcript.issuedTokens) else {
-            return CheckResult(kind: kind, statement: statement, passed: false, expected: reference.description, observed: "\(reference) was never issued")
+            return result(false, reference.description, "\(reference) was never issued", [])
         }
         let expected = "\(reference) (\(expectedToken.value))"
         guard matches.count >= call else {
-            return CheckResult(
-                kind: kind, statement: statement, passed: false, expected: expected,
-                observed: "only \(matches.count) such requests\(listing(matches))", evidence: matches.map(\.sequence)
-            )
+            return result(false, expected, "only \(matches.count) such requests\(listing(matches))", matches.map(\.sequence))
         }
         let entry = matches[call - 1]
         let presented = reference.kind == .access ? entry.request.bearerToken : entry.request.formField("refresh_token")
-        return CheckResult(
-            kind: kind, statement: statement, passed: presented == expectedToken.value, expected: expected,
-            observed: presented.map(name(ofToken:)).map { "\($0) at \(describe(entry))" } ?? "no \(reference.kind.rawValue) at \(describe(entry))",
-            evidence: [entry.sequence]
+        return result(
+            presented == expectedToken.value, expected,
+            presented.map(name(ofToken:)).map { "\($0) at \(describe(entry))" } ?? "no \(reference.kind.rawValue) at \(describe(entry))",
+            [entry.sequence]
         )
     }
 
-    private func firstArrives(_ filter: RequestFilter, from: TimeExpression, before: TimeExpression, kind: String) -> CheckResult {
-        let statement = "the first \(filter.described(plural: false)) arrives in [\(from), \(before))"
+    private func firstArrives(_ filter: RequestFilter, from: TimeExpression, before: TimeExpression, result: Judgement) -> CheckResult {
         let context = TimeContext(issuedTokens: transcript.issuedTokens, clientRefreshWindow: transcript.profile.refreshWindow)
         let window: (Duration, Duration)
         switch (from.evaluate(in: context), before.evaluate(in: context)) {
         case (.success(let start), .success(let end)):
             window = (start, end)
         case (.failure(let problem), _), (_, .failure(let problem)):
-            return CheckResult(kind: kind, statement: statement, passed: false, expected: "a computable window", observed: problem.message)
+            return result(false, "a computable window", problem.message, [])
         }
         let expected = "t in [\(TimelineText.instant(window.0)), \(TimelineText.instant(window.1)))"
         guard let first = entries(matching: filter).first else {
-            return CheckResult(kind: kind, statement: statement, passed: false, expected: expected, observed: "no such request")
+            return result(false, expected, "no such request", [])
         }
-        return CheckResult(
-            kind: kind, statement: statement, passed: first.at >= window.0 && first.at < window.1,
-            expected: expected, observed: describe(first), evidence: [first.sequence]
-        )
+        return result(first.at >= window.0 && first.at < window.1, expected, describe(first), [first.sequence])
     }
 
-    private func carriesExpiredAccessToken(_ entry: JournalEntry) -> Bool {
-        guard let value = entry.request.bearerToken, let token = transcript.issuedToken(withValue: value) else { return false }
-        return token.kind == .access && token.isExpired(at: entry.at)
+    /// How the request carries what it must not, in words ("(refresh_token#1 in query parameter refresh_token)"), or nil.
+    private func sighting(of forbidden: ForbiddenCarriage, in entry: JournalEntry) -> String? {
+        switch forbidden {
+        case .expiredAccessToken:
+            guard let value = entry.request.bearerToken, let token = transcript.issuedToken(withValue: value),
+                  token.kind == .access, token.isExpired(at: entry.at)
+            else { return nil }
+            return "(\(name(ofToken: value)), expired at t=\(TimelineText.instant(token.expiresAt ?? entry.at)))"
+        case .refreshToken:
+            let sightings = transcript.issuedTokens.filter { $0.kind == .refresh }.flatMap { token in
+                CredentialSearch.places(of: token.value, in: entry.request).map { "\(token.kind.rawValue)#\(token.ordinal) in \($0)" }
+            }
+            return sightings.isEmpty ? nil : "(\(sightings.joined(separator: ", ")))"
+        case .accessTokenInQuery:
+            var sightings = transcript.issuedTokens.filter { $0.kind == .access }.flatMap { token in
+                CredentialSearch.places(of: token.value, in: entry.request).compactMap { place in
+                    if case .queryParameter = place { "\(token.kind.rawValue)#\(token.ordinal) in \(place)" } else { nil }
+                }
+            }
+            // RFC 6750 §2.3 names the parameter; a value the provider never issued still breaks the rule.
+            if sightings.isEmpty, entry.request.queryItems.contains(where: { $0.name == "access_token" }) {
+                sightings = ["query parameter access_token"]
+            }
+            return sightings.isEmpty ? nil : "(\(sightings.joined(separator: ", ")))"
+        }
     }
 
     // MARK: Wording

@@ -5,7 +5,7 @@ import Yams
 struct ExpectationDecoder {
     let reader: YAMLReader
 
-    static let expectationForms = ["every_step", "count", "request", "first", "never"]
+    static let expectationForms = ["every_step", "count", "request", "first", "order", "never"]
 
     func decode(_ node: Node) -> [Expectation]? {
         guard let items = reader.sequence(node, "expect") else { return nil }
@@ -59,18 +59,34 @@ struct ExpectationDecoder {
                   let filter = requestFilter(first)
             else { return nil }
             return .firstArrives(filter, from: from, before: before)
+        case "order":
+            return order(body)
         default:
             guard let never = reader.mapping(body, "never", allowedKeys: Self.filterKeys + ["carries"]) else { return nil }
-            var carriesExpired = false
-            if let carries = never["carries"] {
-                guard reader.string(carries, "never.carries") == "expired_access_token" else {
-                    reader.error("never.carries must be 'expired_access_token'", at: carries)
-                    return nil
-                }
-                carriesExpired = true
-            }
-            return requestFilter(never).map { .never($0, carryingExpiredAccessToken: carriesExpired) }
+            let carrying = never["carries"].map { reader.enumeration($0, "never.carries", as: ForbiddenCarriage.self) }
+            guard carrying != .some(nil), let filter = requestFilter(never) else { return nil }
+            return .never(filter, carrying: carrying.flatMap { $0 })
         }
+    }
+
+    /// `order: [{ endpoint: token, grant: refresh_token }, { endpoint: resource }]`.
+    private func order(_ node: Node) -> Expectation? {
+        guard let items = reader.sequence(node, "order") else { return nil }
+        guard items.count >= 2 else {
+            reader.error("order needs at least two request filters, e.g. [{ endpoint: token }, { endpoint: resource }]", at: node)
+            return nil
+        }
+        let filters = items.map { item in
+            reader.mapping(item, "an order item", allowedKeys: Self.filterKeys).flatMap(requestFilter)
+        }
+        guard filters.allSatisfy({ $0 != nil }) else { return nil }
+        let decoded = filters.compactMap { $0 }
+        for (index, filter) in decoded.enumerated() where decoded[..<index].contains(filter) {
+            // Both would pick the same first request, which cannot come before itself.
+            reader.error("order lists \(filter.described(plural: false)) twice; the check could never pass", at: items[index])
+            return nil
+        }
+        return .order(decoded)
     }
 
     static let filterKeys = ["endpoint", "grant", "status"]

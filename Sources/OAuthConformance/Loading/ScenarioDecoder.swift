@@ -4,11 +4,14 @@ import Yams
 /// Decodes one scenario mapping into a `Scenario`, reporting every problem it finds.
 struct ScenarioDecoder {
     static let formatVersion = 1
-    static let topLevelKeys = ["conformance", "id", "title", "description", "area", "level", "spec", "requires", "provider", "steps", "expect"]
+    static let topLevelKeys = [
+        "conformance", "id", "title", "description", "area", "level", "spec", "tags", "requires", "matrix", "provider", "steps", "expect",
+    ]
 
     let reader: YAMLReader
 
-    func decode(_ node: Node) -> Scenario? {
+    /// Decodes a scenario whose matrix placeholders `MatrixExpander` has already replaced.
+    func decode(_ node: Node, parameters: [String: String] = [:]) -> Scenario? {
         guard let top = reader.mapping(node, "a scenario", allowedKeys: Self.topLevelKeys) else { return nil }
         checkFormatVersion(top)
         let id = top.required("id").flatMap { scenarioID($0) }
@@ -17,14 +20,15 @@ struct ScenarioDecoder {
         let area = top.required("area").flatMap { reader.enumeration($0, "area", as: Area.self) }
         let level = top.required("level").flatMap { reader.enumeration($0, "level", as: Level.self) }
         let spec = top["spec"].map { reader.scalarList($0, "spec") } ?? []
+        let tags = top["tags"].map(tagList) ?? []
         let requires = top["requires"].map { capabilities($0) } ?? []
         let provider = top["provider"].map { ProviderDecoder(reader: reader).decode($0) } ?? ProviderSettings()
         let steps = top.required("steps").flatMap { StepDecoder(reader: reader).decode($0) }
         let expectations = top.required("expect", hint: " (what a conforming client must have done)").flatMap { ExpectationDecoder(reader: reader).decode($0) }
         guard let id, let title, let area, let level, let provider, let steps, let expectations else { return nil }
         return Scenario(
-            id: id, title: title, summary: summary, area: area, level: level, spec: spec, requires: requires,
-            provider: provider, steps: steps, expectations: expectations, file: reader.file
+            id: id, title: title, summary: summary, area: area, level: level, spec: spec, tags: tags, requires: requires,
+            provider: provider, steps: steps, expectations: expectations, parameters: parameters, file: reader.file
         )
     }
 
@@ -39,12 +43,26 @@ struct ScenarioDecoder {
 
     private func scenarioID(_ node: Node) -> String? {
         guard let id = reader.string(node, "id") else { return nil }
-        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789-_/.{}")
+        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789-_/.")
         guard !id.isEmpty, id.allSatisfy(allowed.contains) else {
             reader.error("id '\(id)' may hold only lowercase letters, digits and - _ / . (e.g. refresh/keeps-previous-refresh-token)", at: node)
             return nil
         }
         return id
+    }
+
+    /// `tags: [rotation, single-flight]`: words that `conformance list --tag` selects by.
+    private func tagList(_ node: Node) -> [String] {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789-_.")
+        let items: [Node] = if case .scalar = node { [node] } else { reader.sequence(node, "tags") ?? [] }
+        return items.compactMap { item in
+            guard let tag = reader.string(item, "a tag") else { return nil }
+            guard !tag.isEmpty, tag.allSatisfy(allowed.contains) else {
+                reader.error("tag '\(tag)' may hold only lowercase letters, digits and - _ . (e.g. single-flight)", at: item)
+                return nil
+            }
+            return tag
+        }
     }
 
     private func capabilities(_ node: Node) -> [Capability] {

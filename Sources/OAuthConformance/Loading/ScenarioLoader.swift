@@ -26,8 +26,15 @@ public enum ScenarioLoader {
         return Result(scenarios: scenarios, diagnostics: diagnostics.diagnostics)
     }
 
+    /// Scenario files are a few kilobytes; past this, parsing is refused rather than left to take its time.
+    static let largestFile = 1 << 20
+
     /// Decodes YAML text holding one scenario, or a list of them.
     public static func decode(_ text: String, file: String, diagnostics: DiagnosticCollector) -> [Scenario] {
+        guard text.utf8.count <= largestFile else {
+            diagnostics.error("the file is larger than 1 MiB; a scenario file is a few kilobytes", at: SourceLocation(file: file, line: 1, column: 1))
+            return []
+        }
         let reader = YAMLReader(file: file, diagnostics: diagnostics)
         let root: Node
         do {
@@ -40,11 +47,27 @@ public enum ScenarioLoader {
             diagnostics.error(YAMLSyntaxProblem(error).message, at: YAMLSyntaxProblem(error).location(in: file))
             return []
         }
-        let decoder = ScenarioDecoder(reader: reader)
-        if case .sequence(let items) = root {
-            return items.compactMap(decoder.decode)
+        let items: [Node] = if case .sequence(let items) = root { Array(items) } else { [root] }
+        if items.isEmpty { reader.error("the file holds an empty list; it should hold a scenario or a list of them", at: root) }
+        return items.flatMap { decodeExpanded($0, reader: reader) }
+    }
+
+    /// One scenario, once per combination of its matrix. A problem outside the parameterised
+    /// values would appear in every combination; it is reported once.
+    private static func decodeExpanded(_ node: Node, reader: YAMLReader) -> [Scenario] {
+        guard let (combinations, isValid) = MatrixExpander(reader: reader).expand(node) else { return [] }
+        var reported = Set<Diagnostic>()
+        let scenarios = combinations.compactMap { combination in
+            let own = DiagnosticCollector()
+            let scenario = ScenarioDecoder(reader: YAMLReader(file: reader.file, diagnostics: own))
+                .decode(combination.node, parameters: combination.parameters)
+            for diagnostic in own.diagnostics where reported.insert(diagnostic).inserted {
+                reader.diagnostics.report(diagnostic)
+            }
+            return scenario
         }
-        return decoder.decode(root).map { [$0] } ?? []
+        // A broken matrix was decoded once only so that the scenario's other problems are reported too.
+        return isValid ? scenarios : []
     }
 
     private static func scenarioFiles(in paths: [String], diagnostics: DiagnosticCollector) -> [String] {
@@ -110,5 +133,15 @@ private struct YAMLSyntaxProblem {
 
     func location(in file: String) -> SourceLocation {
         SourceLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1)
+    }
+}
+
+extension DiagnosticCollector {
+    /// Passes on a diagnostic another collector gathered.
+    fileprivate func report(_ diagnostic: Diagnostic) {
+        switch diagnostic.severity {
+        case .error: error(diagnostic.message, at: diagnostic.location)
+        case .warning: warning(diagnostic.message, at: diagnostic.location)
+        }
     }
 }

@@ -5,7 +5,9 @@ import Yams
 struct StepDecoder {
     let reader: YAMLReader
 
-    static let stepActions = ["login", "request", "advance", "advance_to"]
+    static let stepActions = ["login", "request", "concurrently", "advance", "advance_to", "wait"]
+    /// The steps a client carries out, the only ones `concurrently` can repeat.
+    static let clientOperations = ["login", "request"]
 
     func decode(_ node: Node) -> [Step]? {
         guard let items = reader.sequence(node, "steps") else { return nil }
@@ -19,20 +21,60 @@ struct StepDecoder {
               let actionKey = step.exactlyOne(of: Self.stepActions), let actionNode = step[actionKey]
         else { return nil }
         let action: StepAction? = switch actionKey {
-        case "login": reader.enumeration(actionNode, "login grant", as: GrantType.self).map(StepAction.login)
-        case "request": resourceRequest(actionNode)
+        case "login", "request": clientOperation(actionKey, actionNode).map(StepAction.client)
+        case "concurrently": concurrently(actionNode)
         case "advance": reader.duration(actionNode, "advance").map(StepAction.advance)
+        case "wait": wait(actionNode)
         default: reader.timeExpression(actionNode, "advance_to").map(StepAction.advanceTo)
         }
         let outcome = step["outcome"].map(expectedOutcome)
         guard let action, outcome != .some(nil) else { return nil }
+        if outcome != nil, ["advance", "advance_to", "wait"].contains(actionKey), let key = step.entries["outcome"]?.key {
+            reader.error("'\(actionKey)' does not involve the client and has no outcome; 'outcome' goes with login, request and concurrently", at: key)
+            return nil
+        }
         return Step(action, expecting: outcome.flatMap { $0 })
+    }
+
+    private func clientOperation(_ key: String, _ node: Node) -> ClientOperation? {
+        if key == "login" {
+            return reader.enumeration(node, "login grant", as: GrantType.self).map(ClientOperation.login)
+        }
+        return resourceRequest(node)
+    }
+
+    /// `concurrently: { times: 20, step: { request: GET /resource } }`.
+    private func concurrently(_ node: Node) -> StepAction? {
+        guard let body = reader.mapping(node, "concurrently", allowedKeys: ["times", "step"]),
+              let times = body.required("times", hint: " (how many at once, e.g. times: 20)")
+                .flatMap({ reader.int($0, "concurrently.times", in: 1...StepAction.mostConcurrent) }),
+              let stepNode = body.required("step", hint: " (e.g. step: { request: GET /resource })")
+        else { return nil }
+        if case .mapping(let mapping) = stepNode, let outcome = mapping.first(where: { $0.key.string == "outcome" }) {
+            reader.error("put 'outcome' beside 'concurrently'; it then applies to each of the \(times) operations", at: outcome.key)
+            return nil
+        }
+        guard let inner = reader.mapping(stepNode, "concurrently.step", allowedKeys: Self.clientOperations),
+              let key = inner.exactlyOne(of: Self.clientOperations), let operationNode = inner[key],
+              let operation = clientOperation(key, operationNode)
+        else { return nil }
+        return .concurrently(times: times, operation)
+    }
+
+    /// `wait: 200ms`: real time, bounded so a scenario cannot stall CI.
+    private func wait(_ node: Node) -> StepAction? {
+        guard let amount = reader.duration(node, "wait") else { return nil }
+        guard amount <= StepAction.longestWait else {
+            reader.error("wait is real time and at most \(DurationText.format(StepAction.longestWait)); to move the scenario's clock, use advance", at: node)
+            return nil
+        }
+        return .wait(amount)
     }
 
     private static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
 
     /// `request: GET /resource`.
-    private func resourceRequest(_ node: Node) -> StepAction? {
+    private func resourceRequest(_ node: Node) -> ClientOperation? {
         guard let text = reader.string(node, "request") else { return nil }
         let parts = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         guard parts.count == 2, Self.methods.contains(parts[0]), parts[1].hasPrefix("/") else {

@@ -38,6 +38,8 @@ public enum TimelineText {
         case .client(.success(let status, _)): "success (\(status))"
         case .client(.failure(let failure)):
             "error \(failure.category.rawValue)\(failure.oauthError.map { " \($0)" } ?? ""): \(failure.message)"
+        case .clients(let outcomes): Tally.text(outcomes.map { describe(.client($0)) })
+        case .waited(let amount): "waited \(DurationText.format(amount)) of real time"
         }
     }
 

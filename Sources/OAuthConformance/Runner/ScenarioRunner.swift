@@ -93,13 +93,21 @@ private struct StepExecution {
     }
 
     private func perform(_ action: StepAction) async -> Result<StepResult, StepProblem> {
-        let client = self.client
         switch action {
-        case .login(let grant):
-            return await clientStep { await client.login(grant) }
-        case .request(let method, let path):
-            let url = environment.resourceBaseURL + path
-            return await clientStep { await client.request(method: method, url: url) }
+        case .client(let operation):
+            return await withinStepTimeout(call(operation)).map(StepResult.client)
+        case .concurrently(let times, let operation):
+            let operation = call(operation)
+            return await withinStepTimeout {
+                await withTaskGroup(of: (Int, ClientOutcome).self) { group in
+                    for index in 0..<times {
+                        group.addTask { (index, await operation()) }
+                    }
+                    var outcomes: [(Int, ClientOutcome)] = []
+                    for await outcome in group { outcomes.append(outcome) }
+                    return outcomes.sorted { $0.0 < $1.0 }.map(\.1)
+                }
+            }.map(StepResult.clients)
         case .advance(let amount):
             provider.clock.advance(by: amount)
             return .success(.clockMoved(to: provider.clock.elapsed))
@@ -116,14 +124,30 @@ private struct StepExecution {
                 provider.clock.advance(to: instant)
                 return .success(.clockMoved(to: instant))
             }
+        case .wait(let amount):
+            // Real time, for latency scenarios; bounded so that no scenario can stall a CI run.
+            let bounded = min(amount, StepAction.longestWait)
+            try? await Task.sleep(for: bounded)
+            return .success(.waited(bounded))
         }
     }
 
-    private func clientStep(_ operation: @escaping @Sendable () async -> ClientOutcome) async -> Result<StepResult, StepProblem> {
-        guard let outcome = await withDeadline(stepTimeout, operation) else {
+    private func call(_ operation: ClientOperation) -> @Sendable () async -> ClientOutcome {
+        let client = self.client
+        switch operation {
+        case .login(let grant):
+            return { await client.login(grant) }
+        case .request(let method, let path):
+            let url = environment.resourceBaseURL + path
+            return { await client.request(method: method, url: url) }
+        }
+    }
+
+    private func withinStepTimeout<Value: Sendable>(_ operation: @escaping @Sendable () async -> Value) async -> Result<Value, StepProblem> {
+        guard let value = await withDeadline(stepTimeout, operation) else {
             return .failure(StepProblem(message: "the client did not answer within \(DurationText.format(stepTimeout)) of real time"))
         }
-        return .success(.client(outcome))
+        return .success(value)
     }
 }
 

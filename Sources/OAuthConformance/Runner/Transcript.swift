@@ -7,12 +7,16 @@ public struct Transcript: Sendable {
     public var journal: [JournalEntry]
     public var issuedTokens: [IssuedToken]
     public var profile: ClientProfile
+    /// What the client printed while it ran (an out-of-process adapter's stderr, say), when the
+    /// way it is driven captures any; reports show it beside the timeline.
+    public var clientOutput: String?
 
-    public init(steps: [StepRecord], journal: [JournalEntry], issuedTokens: [IssuedToken], profile: ClientProfile) {
+    public init(steps: [StepRecord], journal: [JournalEntry], issuedTokens: [IssuedToken], profile: ClientProfile, clientOutput: String? = nil) {
         self.steps = steps
         self.journal = journal
         self.issuedTokens = issuedTokens
         self.profile = profile
+        self.clientOutput = clientOutput
     }
 
     /// The issued token with this value, e.g. to name `at-2` as `access_token#2`.
@@ -35,6 +39,19 @@ public struct StepRecord: Sendable {
 public enum StepResult: Sendable, Equatable {
     /// The client's report of a login or request.
     case client(ClientOutcome)
+    /// The client's reports of the operations of a `concurrently` step, in the order they were started.
+    case clients([ClientOutcome])
     /// The clock moved to this instant.
     case clockMoved(to: Duration)
+    /// This much real time passed; the virtual clock did not move.
+    case waited(Duration)
+
+    /// What the client reported, one outcome per operation; none for a clock step.
+    public var clientOutcomes: [ClientOutcome] {
+        switch self {
+        case .client(let outcome): [outcome]
+        case .clients(let outcomes): outcomes
+        case .clockMoved, .waited: []
+        }
+    }
 }

@@ -10,8 +10,11 @@ public enum Expectation: Sendable, Equatable {
     case carries(RequestFilter, call: Int, token: CarriedToken)
     /// The first request matching the filter arrives in [from, before) of virtual time.
     case firstArrives(RequestFilter, from: TimeExpression, before: TimeExpression)
-    /// No request matches the filter (and, when given, carries an expired access token).
-    case never(RequestFilter, carryingExpiredAccessToken: Bool)
+    /// For each filter, its first matching request exists, and these first matches arrived in
+    /// the listed order (strictly increasing journal sequence).
+    case order([RequestFilter])
+    /// No request matches the filter (and, when `carrying` is given, carries that).
+    case never(RequestFilter, carrying: ForbiddenCarriage? = nil)
 
     /// What kind of check this is, for report grouping (`failure type` in JUnit).
     public var kind: String {
@@ -20,7 +23,46 @@ public enum Expectation: Sendable, Equatable {
         case .count: "count"
         case .carries: "carries"
         case .firstArrives: "timing"
+        case .order: "order"
         case .never: "never"
+        }
+    }
+
+    /// The expectation as a sentence, as reports and `conformance explain` state it.
+    public var statement: String {
+        switch self {
+        case .everyStepSucceeds:
+            "every step succeeds"
+        case .count(let filter, let bound):
+            "number of \(filter) is \(bound)"
+        case .carries(let filter, let call, let carried):
+            "\(filter.described(plural: false, number: call)) carries \(carried.token)"
+        case .firstArrives(let filter, let from, let before):
+            "the first \(filter.described(plural: false)) arrives in [\(from), \(before))"
+        case .order(let filters):
+            "in this order: " + filters.map { "the first \($0.described(plural: false))" }.joined(separator: ", then ")
+        case .never(let filter, let carrying):
+            (filter == RequestFilter() ? "no request" : "no \(filter)") + (carrying.map { " \($0.phrase)" } ?? "")
+        }
+    }
+}
+
+/// What a request must never carry, in `never: { carries: … }`.
+public enum ForbiddenCarriage: String, Sendable, Hashable, CaseIterable {
+    /// An access token that had expired when the request arrived, as its bearer credential.
+    case expiredAccessToken = "expired_access_token"
+    /// Any refresh token the provider issued, anywhere in the request: a header, the query, the body.
+    case refreshToken = "refresh_token"
+    /// An access token in the query string: an `access_token` parameter, or any issued access
+    /// token as a query value (RFC 6750 §2.3, RFC 9700 §4.3.2).
+    case accessTokenInQuery = "access_token_in_query"
+
+    /// e.g. "carrying an expired access token".
+    public var phrase: String {
+        switch self {
+        case .expiredAccessToken: "carrying an expired access token"
+        case .refreshToken: "carrying a refresh token"
+        case .accessTokenInQuery: "carrying an access token in the query string"
         }
     }
 }

@@ -3,7 +3,8 @@ import MockProvider
 /// One thing the scenario asks of the client or the clock.
 public struct Step: Sendable, Equatable {
     public var action: StepAction
-    /// An outcome this step must have, beyond what `expect` states for the whole run.
+    /// An outcome this step must have, beyond what `expect` states for the whole run. For
+    /// `concurrently`, every one of the concurrent operations must end this way.
     public var expectedOutcome: ExpectedOutcome?
 
     public init(_ action: StepAction, expecting expectedOutcome: ExpectedOutcome? = nil) {
@@ -13,28 +14,67 @@ public struct Step: Sendable, Equatable {
 }
 
 public enum StepAction: Sendable, Equatable {
-    /// Obtain tokens with this grant.
-    case login(GrantType)
-    /// Call the protected resource through the client.
-    case request(method: String, path: String)
+    /// The client logs in or calls the resource.
+    case client(ClientOperation)
+    /// The client starts the same operation `times` times at once.
+    case concurrently(times: Int, ClientOperation)
     /// Move virtual time forward.
     case advance(Duration)
     /// Move virtual time to an instant computed from issued tokens and the client's profile.
     case advanceTo(TimeExpression)
+    /// Let real time pass, at most `StepAction.longestWait`; the virtual clock stays put.
+    case wait(Duration)
+
+    /// A `wait` longer than this is refused: scenarios must stay fast enough for CI.
+    public static let longestWait = Duration.seconds(10)
+    /// The most operations one `concurrently` step may start.
+    public static let mostConcurrent = 200
+
+    /// Obtain tokens with this grant.
+    public static func login(_ grant: GrantType) -> StepAction { .client(.login(grant)) }
+
+    /// Call the protected resource through the client.
+    public static func request(method: String, path: String) -> StepAction { .client(.request(method: method, path: path)) }
 
     /// The step as a scenario file writes it.
     public var text: String {
         switch self {
-        case .login(let grant): "login \(grant.rawValue)"
-        case .request(let method, let path): "request \(method) \(path)"
+        case .client(let operation): operation.text
+        case .concurrently(let times, let operation): "\(times) × \(operation.text) concurrently"
         case .advance(let amount): "advance \(DurationText.format(amount))"
         case .advanceTo(let instant): "advance to \(instant)"
+        case .wait(let amount): "wait \(DurationText.format(amount))"
         }
     }
 }
 
-public enum ExpectedOutcome: Sendable, Equatable {
+/// What the client is asked to do; the client reports how it ended.
+public enum ClientOperation: Sendable, Equatable {
+    /// Obtain tokens with this grant.
+    case login(GrantType)
+    /// Call the protected resource as the application would.
+    case request(method: String, path: String)
+
+    public var text: String {
+        switch self {
+        case .login(let grant): "login \(grant.rawValue)"
+        case .request(let method, let path): "request \(method) \(path)"
+        }
+    }
+}
+
+public enum ExpectedOutcome: Sendable, Equatable, CustomStringConvertible {
     case succeeds
     /// Fails with this category and, when given, this RFC 6749 §5.2 code.
     case fails(category: ErrorCategory?, oauthError: String?)
+
+    /// "success", or e.g. "an error of category oauth_error with error code invalid_scope".
+    public var description: String {
+        switch self {
+        case .succeeds:
+            "success"
+        case .fails(let category, let oauthError):
+            "an error" + (category.map { " of category \($0.rawValue)" } ?? "") + (oauthError.map { " with error code \($0)" } ?? "")
+        }
+    }
 }

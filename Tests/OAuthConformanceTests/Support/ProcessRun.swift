@@ -30,6 +30,11 @@ struct ProcessRun {
         )
     }
 
+    /// Runs the `conformance` executable built beside the tests, in the package root.
+    static func conformance(_ arguments: [String]) throws -> ProcessRun {
+        try run(PackageFiles.conformanceExecutable, arguments)
+    }
+
     /// Finds a program on PATH.
     static func which(_ name: String) -> URL? {
         (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")

@@ -1,0 +1,88 @@
+import MockProvider
+
+/// A scenario in prose, for `conformance explain`: what the provider does, what the client is
+/// asked to do, what a conforming client must have done, and where the requirement comes from.
+public enum ScenarioExplanation {
+    public static func text(for scenario: Scenario) -> String {
+        var lines = [scenario.id, scenario.title, ""]
+        if let summary = scenario.summary {
+            lines += [summary.trimmingCharacters(in: .whitespacesAndNewlines), ""]
+        }
+        lines.append("Level: \(scenario.level.rawValue) (\(scenario.level.meaning)).")
+        lines.append("Spec: \(scenario.spec.isEmpty ? "none cited" : scenario.spec.joined(separator: "; ")).")
+        var about = ["Area: \(scenario.area.rawValue)"]
+        if !scenario.tags.isEmpty { about.append("tags: \(scenario.tags.joined(separator: ", "))") }
+        if !scenario.parameters.isEmpty {
+            about.append("matrix: " + scenario.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", "))
+        }
+        lines.append(about.joined(separator: "; ") + ".")
+        if !scenario.requires.isEmpty {
+            lines.append("Requires: \(scenario.requires.map(\.rawValue).joined(separator: ", ")); a client that does not declare it is skipped.")
+        }
+        lines += ["", "The provider:"] + provider(scenario.provider).map { "  - \($0)" }
+        lines += ["", "The steps:"] + scenario.steps.enumerated().map { index, step in
+            "  \(index + 1). \(step.action.text)" + (step.expectedOutcome.map { ", which must end in \($0)" } ?? "")
+        }
+        lines += ["", "A conforming client:"] + scenario.expectations.map { "  - \($0.statement)" }
+        if let file = scenario.file { lines += ["", "File: \(file)"] }
+        return lines.joined(separator: "\n")
+    }
+
+    static func provider(_ settings: ProviderSettings) -> [String] {
+        let tokens = settings.tokens
+        var lines = [
+            "issues access tokens that live \(DurationText.format(tokens.accessLifetime)) of virtual time",
+            tokens.refreshLifetime.map { "issues refresh tokens that live \(DurationText.format($0))" } ?? "issues refresh tokens that do not expire",
+            tokens.rotateRefreshTokens
+                ? "rotates refresh tokens: each refresh issues a new one, and presenting a superseded one revokes the family"
+                : "does not rotate refresh tokens",
+        ]
+        lines += settings.rules.enumerated().map { index, rule in
+            let effects = [rule.action.map(action), rule.delivery.map { "delivers the answer \($0.label)" }].compactMap { $0 }
+            return "rule \(index + 1): \(matcher(rule.match)), \(effects.isEmpty ? "answers correctly" : effects.joined(separator: " and "))"
+        }
+        lines.append("otherwise answers as RFC 6749 and RFC 6750 describe")
+        return lines
+    }
+
+    private static func matcher(_ match: RequestMatcher) -> String {
+        let filter = RequestFilter(endpoint: match.endpoint, grant: match.grant)
+        let calls = switch match.calls {
+        case .every: "for every \(filter.described(plural: false))"
+        case .nth(let n): "for \(filter.described(plural: false, number: n))"
+        case .range(let range): "for \(filter.described(plural: true)) no. \(range.lowerBound) to \(range.upperBound)"
+        case .from(let n): "for \(filter.described(plural: true)) from no. \(n) on"
+        }
+        guard let during = match.during else { return calls }
+        return calls + " between t=\(TimelineText.instant(during.lowerBound)) and t=\(TimelineText.instant(during.upperBound))"
+    }
+
+    private static func action(_ action: RuleAction) -> String {
+        switch action {
+        case .respond(let response):
+            let headers = response.headers.map { "\($0.name): \($0.value)" }
+            return "answers HTTP \(response.status)" + (headers.isEmpty ? "" : " with \(headers.joined(separator: ", "))")
+                + (response.body.isEmpty ? "" : " and body \"\(response.body)\"")
+        case .alterTokenResponse(let alteration):
+            var changes = alteration.omit.sorted().map { "omits \($0)" }
+            changes += alteration.set.keys.sorted().map { "sets \($0) to \(alteration.set[$0]!.serialized())" }
+            return "serves the request, then " + changes.joined(separator: " and ") + " in the token response"
+        case .sequence(let actions):
+            return "answers call by call: " + actions.map { Self.action($0) }.joined(separator: "; then ") + "; later calls correctly"
+        case .redirect(let redirect):
+            let target = switch redirect.target {
+            case .otherOrigin: "another origin"
+            case .base(let base): base
+            }
+            return "redirects with HTTP \(redirect.status) to \(target)"
+        case .alterAuthorizationResponse(let alteration):
+            return "alters the authorization redirect" + (alteration.error.map { " to carry error \($0)" } ?? "")
+        case .retryLater(let refusal):
+            return "refuses with HTTP \(refusal.status) and Retry-After \(DurationText.format(refusal.after)) (\(refusal.format.rawValue))"
+        case .oauthError(let error):
+            let status = error.status ?? OAuthErrorCode(rawValue: error.code)?.defaultStatus ?? 400
+            return "answers with the RFC 6749 §5.2 error \(error.code) (HTTP \(status))"
+                + (error.description.map { ", description \"\($0)\"" } ?? "")
+        }
+    }
+}

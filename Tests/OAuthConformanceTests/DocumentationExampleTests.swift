@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+@testable import OAuthConformance
+
+/// The examples in docs/scenario-language.md cannot rot: every block fenced as `yaml scenario`
+/// is a complete scenario file that loads without a diagnostic and passes on the reference client.
+@Suite("The scenario language reference")
+struct DocumentationExampleTests {
+    static let reference = PackageFiles.root.appendingPathComponent("docs/scenario-language.md")
+
+    struct Example: CustomTestStringConvertible, Sendable {
+        let line: Int
+        let yaml: String
+        var testDescription: String { "example at line \(line)" }
+    }
+
+    /// The `yaml scenario` blocks, with the line each starts on.
+    static func examples() throws -> [Example] {
+        let lines = try String(contentsOf: reference, encoding: .utf8).components(separatedBy: "\n")
+        var examples: [Example] = []
+        var start: Int?
+        var body: [String] = []
+        for (index, line) in lines.enumerated() {
+            if start == nil, line == "```yaml scenario" {
+                start = index + 2
+                body = []
+            } else if let first = start, line == "```" {
+                examples.append(Example(line: first, yaml: body.joined(separator: "\n") + "\n"))
+                start = nil
+            } else if start != nil {
+                body.append(line)
+            }
+        }
+        return examples
+    }
+
+    static func scenarios(in example: Example) throws -> [Scenario] {
+        let collector = DiagnosticCollector()
+        let scenarios = ScenarioLoader.decode(example.yaml, file: "docs/scenario-language.md (example at line \(example.line))", diagnostics: collector)
+        try #require(collector.diagnostics.isEmpty, "\(collector.diagnostics.map(\.description))")
+        return scenarios
+    }
+
+    @Test("the reference has a runnable example for each construct of the language")
+    func coversTheLanguage() throws {
+        let text = try Self.examples().map(\.yaml).joined()
+        let constructs = ScenarioDecoder.topLevelKeys.map { "\($0):" } + StepDecoder.stepActions.map { "\($0):" }
+            + ExpectationDecoder.expectationForms.map { "\($0):" } + ForbiddenCarriage.allCases.map { "carries: \($0.rawValue)" }
+            + ["outcome:", "tokens:", "rules:", "respond:", "token_response:", "error:", "carries:", "within:"]
+        let missing = constructs.filter { !text.contains($0) }
+        #expect(missing.isEmpty, "no runnable example uses \(missing)")
+    }
+
+    @Test("every example loads and passes on the reference client", arguments: try examples())
+    func examplePasses(_ example: Example) async throws {
+        let scenarios = try Self.scenarios(in: example)
+        try #require(!scenarios.isEmpty)
+        for scenario in scenarios {
+            let result = await ScenarioRunner().run(scenario, with: ReferenceClientFactory())
+            #expect(result.verdict == .passed, "\(scenario.id): \(result.verdict) \(result.failedChecks.map(\.summary))")
+        }
+    }
+
+    @Test("example ids are unique, and differ from the built-in suite's")
+    func uniqueIDs() throws {
+        let ids = try Self.examples().flatMap { try Self.scenarios(in: $0) }.map(\.id) + (try Fixtures.builtInScenarios().map(\.id))
+        #expect(Set(ids).count == ids.count)
+    }
+
+    @Test("the tutorial's validate output is what validate prints for the mistakes it describes")
+    func tutorialValidateOutput() throws {
+        let text = try String(contentsOf: Self.reference, encoding: .utf8)
+        let tutorial = try #require(try Self.examples().first)
+        let broken = tutorial.yaml
+            .replacingOccurrences(of: "grant: refresh_token, call: 1", with: "grant: refresh, call: 1")
+            .replacingOccurrences(of: "  - advance: 130s\n  - request: GET /resource     # refresh no. 1", with: "  - advance: 130\n  - request: GET /resource     # refresh no. 1")
+        let file = "Scenarios/refresh/null-refresh-token-keeps-previous.yaml"
+        let printed = Fixtures.diagnostics(broken, file: file).map(\.description)
+        #expect(printed.count == 2)
+        for line in printed {
+            #expect(text.contains(line + "\n"), "the tutorial does not show: \(line)")
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import MockProvider
+@testable import OAuthConformance
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A hand-written client with one way of leaking a token that real libraries have shipped:
+/// the proof that the placement checks can fail. It logs in with the password grant and calls
+/// the resource with URLSession; it never refreshes.
+struct LeakyClientFactory: ClientFactory {
+    enum Leak: String, CaseIterable, Sendable {
+        /// RFC 6750 §2.3's URI query parameter, which RFC 9700 §4.3.2 says not to use.
+        case accessTokenInQuery = "access token in the query"
+        /// "Send both tokens along", as some refresh-and-replay wrappers do.
+        case refreshTokenInHeader = "refresh token in a header"
+        case refreshTokenInQuery = "refresh token in the query"
+        case refreshTokenInBody = "refresh token in a form body"
+    }
+
+    let leak: Leak
+    var profile: ClientProfile { ClientProfile(name: "leaky", version: "1", capabilities: [], refreshWindow: nil) }
+
+    func makeClient(for environment: ClientEnvironment) async throws -> any ClientUnderTest {
+        LeakyClient(leak: leak, environment: environment)
+    }
+}
+
+actor LeakyClient: ClientUnderTest {
+    let leak: LeakyClientFactory.Leak
+    let environment: ClientEnvironment
+    private var accessToken = ""
+    private var refreshToken = ""
+
+    init(leak: LeakyClientFactory.Leak, environment: ClientEnvironment) {
+        self.leak = leak
+        self.environment = environment
+    }
+
+    func login(_ grant: GrantType) async -> ClientOutcome {
+        var request = URLRequest(url: URL(string: environment.tokenEndpointURL)!)
+        request.httpMethod = "POST"
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        let credentials = Data("\(environment.client.id):\(environment.client.secret)".utf8).base64EncodedString()
+        request.setValue("Basic \(credentials)", forHTTPHeaderField: "Authorization")
+        request.httpBody = Data("grant_type=password&username=\(environment.user.username)&password=\(environment.user.password)".utf8)
+        do {
+            let (data, response) = try await URLSession.shared.data(for: request)
+            let members = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+            accessToken = members["access_token"] as? String ?? ""
+            refreshToken = members["refresh_token"] as? String ?? ""
+            return .success(status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: "")
+        } catch {
+            return .failure(ClientFailure(.transient, message: "\(error)"))
+        }
+    }
+
+    func request(method: String, url: String) async -> ClientOutcome {
+        var components = URLComponents(string: url)!
+        var request = URLRequest(url: components.url!)
+        request.httpMethod = method
+        request.setValue("Bearer \(accessToken)", forHTTPHeaderField: "Authorization")
+        switch leak {
+        case .accessTokenInQuery:
+            components.queryItems = [URLQueryItem(name: "access_token", value: accessToken)]
+            request.url = components.url
+        case .refreshTokenInHeader:
+            request.setValue(refreshToken, forHTTPHeaderField: "X-Refresh-Token")
+        case .refreshTokenInQuery:
+            components.queryItems = [URLQueryItem(name: "refresh_token", value: refreshToken)]
+            request.url = components.url
+        case .refreshTokenInBody:
+            request.httpMethod = "POST"
+            request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data("note=hello&refresh_token=\(refreshToken)".utf8)
+        }
+        do {
+            let (data, response) = try await URLSession.shared.data(for: request)
+            return .success(status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: String(decoding: data, as: UTF8.self))
+        } catch {
+            return .failure(ClientFailure(.transient, message: "\(error)"))
+        }
+    }
+
+    func shutdown() async {}
+}
+
+/// A client that holds every call for a moment and counts how many are in flight at once: the
+/// proof that `concurrently` really overlaps its operations.
+struct OverlapCountingClientFactory: ClientFactory {
+    let counter = OverlapCounter()
+    /// The call (counted from 1) that reports a failure, to see it surface in checks.
+    var failingCall: Int?
+    var profile: ClientProfile { ClientProfile(name: "overlap", version: "1", capabilities: [], refreshWindow: nil) }
+
+    func makeClient(for environment: ClientEnvironment) async throws -> any ClientUnderTest {
+        OverlapCountingClient(counter: counter, failingCall: failingCall)
+    }
+}
+
+actor OverlapCounter {
+    private(set) var inFlight = 0
+    private(set) var mostInFlight = 0
+    private(set) var calls = 0
+
+    func enter() -> Int {
+        calls += 1
+        inFlight += 1
+        mostInFlight = max(mostInFlight, inFlight)
+        return calls
+    }
+
+    func leave() { inFlight -= 1 }
+}
+
+struct OverlapCountingClient: ClientUnderTest {
+    let counter: OverlapCounter
+    let failingCall: Int?
+
+    func login(_ grant: GrantType) async -> ClientOutcome { .success(status: 200, body: "") }
+
+    func request(method: String, url: String) async -> ClientOutcome {
+        let call = await counter.enter()
+        try? await Task.sleep(for: .milliseconds(300))
+        await counter.leave()
+        return call == failingCall ? .failure(ClientFailure(.transient, message: "call \(call) failed")) : .success(status: 200, body: "")
+    }
+
+    func shutdown() async {}
+}

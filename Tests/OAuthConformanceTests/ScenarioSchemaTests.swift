@@ -1,0 +1,154 @@
+import Foundation
+import MockProvider
+import Testing
+@testable import OAuthConformance
+
+/// The JSON Schema editors use (Schemas/scenario-1.schema.json) must say what the Swift decoder
+/// says: it accepts every built-in scenario, rejects what the decoder rejects, and lists the
+/// same keys and enumerations, so the two cannot drift apart.
+@Suite("The scenario JSON Schema")
+struct ScenarioSchemaTests {
+    static let schemaFile = PackageFiles.root.appendingPathComponent("Schemas/scenario-1.schema.json")
+
+    /// Validates YAML files against the schema with Python's jsonschema; one line per file.
+    static let validator = """
+        import json, sys, yaml, jsonschema
+        schema = json.load(open(sys.argv[1]))
+        jsonschema.Draft202012Validator.check_schema(schema)
+        validator = jsonschema.Draft202012Validator(schema)
+        for path in sys.argv[2:]:
+            errors = sorted(validator.iter_errors(yaml.safe_load(open(path))), key=lambda e: list(e.path))
+            print(path + ": " + ("valid" if not errors else "invalid: " + errors[0].message[:300].replace("\\n", " ")))
+        """
+
+    /// `path: valid` or `path: invalid: …` for each file.
+    static func validate(_ files: [String]) throws -> [String: String] {
+        let python = try #require(ProcessRun.which("python3"), "python3 is needed to check the JSON Schema")
+        let probe = try ProcessRun.run(python, ["-c", "import jsonschema, yaml"])
+        try #require(probe.status == 0, "Python's jsonschema and PyYAML are missing: scripts/test installs them (pip install jsonschema pyyaml)")
+        let run = try ProcessRun.run(python, ["-c", validator, schemaFile.path] + files)
+        try #require(run.status == 0, "the validator failed: \(run.standardError)")
+        var verdicts: [String: String] = [:]
+        for line in run.standardOutput.split(separator: "\n") {
+            let parts = line.split(separator: ": ", maxSplits: 1).map(String.init)
+            if parts.count == 2 { verdicts[parts[0]] = parts[1] }
+        }
+        return verdicts
+    }
+
+    static var builtInFiles: [String] { PackageFiles.builtInScenarioFiles.map(\.path) }
+
+    @Test("every built-in scenario file is valid against the schema (which is itself valid draft 2020-12)")
+    func builtInScenariosAreValid() throws {
+        let files = Self.builtInFiles
+        try #require(files.count >= 6)
+        let verdicts = try Self.validate(files)
+        for file in files {
+            #expect(verdicts[file] == "valid", "\(file): \(verdicts[file] ?? "no verdict")")
+        }
+    }
+
+    /// Documents both the schema and the decoder must refuse.
+    static let broken: [(name: String, yaml: String)] = [
+        ("unknown key", "titel: x"),
+        ("area outside the enumeration", "area: refrsh"),
+        ("two actions in one step", "steps: [{ login: password, advance: 5s }]"),
+        ("a duration without a unit", "steps: [{ advance: 120 }]"),
+        ("count without a bound", "expect: [{ count: { endpoint: token } }]"),
+        ("never carrying something unknown", "expect: [{ never: { carries: tokens } }]"),
+        ("concurrently zero times", "steps: [{ concurrently: { times: 0, step: { request: GET /resource } } }]"),
+        ("an order of one", "expect: [{ order: [{ endpoint: token }] }]"),
+        ("an outcome on a clock step", "steps: [{ advance: 5s, outcome: succeeds }]"),
+        ("a request without a method", "steps: [{ request: /resource }]"),
+        ("a tag with spaces", "tags: [two words]"),
+        ("a matrix of nothing", "matrix: { code: [] }"),
+    ]
+
+    /// A valid scenario with one line replaced (or added).
+    static func withChange(_ change: String) -> String {
+        var lines = [
+            "conformance: 1", "id: retry/base", "title: t", "area: retry", "level: MUST",
+            "steps: [{ login: password }]", "expect: [{ every_step: succeeds }]",
+        ]
+        let key = String(change.prefix { $0 != ":" })
+        if let index = lines.firstIndex(where: { $0.hasPrefix(key + ":") }) { lines[index] = change } else { lines.append(change) }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test("the schema and the decoder both reject broken documents, and both accept the base document")
+    func brokenDocumentsAreRejected() throws {
+        let directory = try PackageFiles.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var files: [(name: String, path: String)] = []
+        for (index, document) in ([("base", "conformance: 1")] + Self.broken).enumerated() {
+            let path = directory.appendingPathComponent("\(index).yaml").path
+            try Self.withChange(document.yaml).write(toFile: path, atomically: true, encoding: .utf8)
+            files.append((document.name, path))
+        }
+        let verdicts = try Self.validate(files.map(\.path))
+        #expect(verdicts[files[0].path] == "valid", "\(verdicts[files[0].path] ?? "")")
+        #expect(!ScenarioLoader.load(paths: [files[0].path]).hasErrors)
+        for file in files.dropFirst() {
+            #expect(verdicts[file.path]?.hasPrefix("invalid") == true, "the schema accepts \(file.name)")
+            #expect(ScenarioLoader.load(paths: [file.path]).hasErrors, "the decoder accepts \(file.name)")
+        }
+    }
+
+    static func definition(_ name: String) throws -> [String: Any] {
+        let schema = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: schemaFile)) as? [String: Any])
+        let definitions = try #require(schema["$defs"] as? [String: Any])
+        return try #require(definitions[name] as? [String: Any], "no $defs/\(name)")
+    }
+
+    static func enumeration(_ name: String) throws -> [String] {
+        let anyOf = try #require(try definition(name)["anyOf"] as? [[String: Any]])
+        return try #require(anyOf.first?["enum"] as? [String], "$defs/\(name) has no enum")
+    }
+
+    /// The property names of a definition, or of a property nested in it.
+    static func keys(_ name: String, _ path: String...) throws -> Set<String> {
+        var node = try definition(name)
+        for property in path {
+            let properties = try #require(node["properties"] as? [String: Any])
+            node = try #require(properties[property] as? [String: Any], "$defs/\(name) has no \(property)")
+        }
+        return Set(try #require(node["properties"] as? [String: Any]).keys)
+    }
+
+    @Test("the schema's enumerations are the Swift enums' cases")
+    func enumerationsMatch() throws {
+        #expect(try Self.enumeration("area") == Area.allCases.map(\.rawValue))
+        #expect(try Self.enumeration("level") == Level.allCases.map(\.rawValue))
+        #expect(try Self.enumeration("capability") == Capability.allCases.map(\.rawValue))
+        #expect(try Self.enumeration("endpoint") == Endpoint.allCases.map(\.rawValue))
+        #expect(try Self.enumeration("grant") == GrantType.allCases.map(\.rawValue))
+        #expect(try Self.enumeration("errorCategory") == ErrorCategory.allCases.map(\.rawValue))
+        #expect(try Self.enumeration("forbiddenCarriage") == ForbiddenCarriage.allCases.map(\.rawValue))
+        #expect(try Self.enumeration("tls") == CertificateVariant.allCases.map(\.rawValue))
+        #expect(try Self.enumeration("retryAfterFormat") == RetryLater.Format.allCases.map(\.rawValue))
+    }
+
+    @Test("the schema's keys are the decoder's keys")
+    func keysMatch() throws {
+        #expect(try Self.keys("scenario") == Set(ScenarioDecoder.topLevelKeys))
+        #expect(try Self.keys("step") == Set(StepDecoder.stepActions + ["outcome"]))
+        #expect(try Self.keys("clientOperation") == Set(StepDecoder.clientOperations))
+        #expect(try Self.keys("expectation") == Set(ExpectationDecoder.expectationForms + ["carries", "within"]))
+        #expect(try Self.keys("filter") == Set(ExpectationDecoder.filterKeys))
+        #expect(try Self.keys("provider") == Set(ProviderDecoder.keys))
+        #expect(try Self.keys("provider", "tokens") == Set(ProviderDecoder.tokenKeys))
+        #expect(try Self.keys("rule") == Set(["when"] + RuleDecoder.actions + RuleDecoder.deliveries))
+    }
+
+    @Test("every built-in scenario file points editors at the schema with a correct relative path")
+    func modelines() throws {
+        for file in Self.builtInFiles {
+            let firstLine = try String(contentsOfFile: file, encoding: .utf8).prefix { $0 != "\n" }
+            let prefix = "# yaml-language-server: $schema="
+            try #require(firstLine.hasPrefix(prefix), "\(file) does not start with the modeline")
+            let target = URL(fileURLWithPath: file).deletingLastPathComponent()
+                .appendingPathComponent(String(firstLine.dropFirst(prefix.count))).standardized
+            #expect(target.path == Self.schemaFile.standardized.path, "\(file) points at \(target.path)")
+        }
+    }
+}
