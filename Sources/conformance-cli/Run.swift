@@ -1,11 +1,15 @@
 import ArgumentParser
+import Foundation
 import OAuthConformance
 
 /// `conformance run`: the main job. Runs scenarios against the client, prints a line per
-/// scenario and the totals, and writes the JUnit report.
+/// scenario, a table by area and the totals, and writes the reports. SIGINT or SIGTERM stops the
+/// run: the reports are still written, with unfinished scenarios as errors, and the exit status
+/// is 128 + the signal (130, 143).
 struct Run: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run scenarios against the bundled reference client and write a JUnit report."
+        abstract: "Run scenarios against the bundled reference client and write a JUnit report.",
+        discussion: "Exit status: 0 every scenario passed, 1 one failed or errored, 2 bad input or a report not written, 130/143 interrupted by SIGINT/SIGTERM."
     )
 
     @Argument(help: "Scenario files or directories, searched for .yaml and .yml files.")
@@ -13,6 +17,18 @@ struct Run: AsyncParsableCommand {
 
     @Option(help: "Where to write the JUnit XML report.")
     var junit = "Reports/junit.xml"
+
+    @Option(help: "Also write the machine-readable result (JSON, format 1) here, for `conformance report`.")
+    var json: String?
+
+    @Option(help: "Also write a Markdown summary here, e.g. \"$GITHUB_STEP_SUMMARY\".")
+    var markdown: String?
+
+    @Option(help: ArgumentHelp(
+        "Run part i of n of the scenarios, for parallel CI jobs: ids sorted, every n-th from the i-th.",
+        valueName: "i/n"
+    ))
+    var shard: Shard?
 
     @Option(help: ArgumentHelp(
         "Run the reference client with one deliberate bug, to see how a failure reads.",
@@ -39,20 +55,36 @@ struct Run: AsyncParsableCommand {
             Console.error("conformance: \(count) error\(count == 1 ? "" : "s") in the scenario files; nothing was run")
             throw ExitCode.inputError
         }
+        let scenarios = shard?.select(loaded.scenarios) ?? loaded.scenarios
 
-        let console = ConsoleReport()
-        let run = await SuiteRunner().run(loaded.scenarios, with: client) { result in
-            print(console.line(for: result))
-            console.details(for: result).forEach { print($0) }
+        let console = ConsoleReport(colour: ConsoleReport.wantsColour(
+            environment: ProcessInfo.processInfo.environment, isTerminal: isatty(STDOUT_FILENO) == 1
+        ))
+        let suite = Task { [client] in
+            var done = 0
+            return await SuiteRunner().run(scenarios, with: client) { result in
+                done += 1
+                Console.out(console.line(for: result, progress: (done, scenarios.count)))
+                console.details(for: result).forEach(Console.out)
+            }
         }
-        print(console.summary(of: run))
-        do {
-            try ReportFile.write(JUnitReport().render(run), to: junit)
-            print("JUnit report: \(junit)")
-        } catch {
-            Console.error("conformance: \(error.localizedDescription)")
-            throw ExitCode.inputError
-        }
+        let signals = InterruptSignals { suite.cancel() }
+        var run = await suite.value
+        signals.stop()
+        run.shard = shard
+
+        let result = ConformanceResult(run)
+        console.table(for: result).forEach(Console.out)
+        Console.out(console.summary(of: run))
+        let written = ReportOutputs(junit: junit, json: json, markdown: markdown).write([result])
+        if let signal = signals.received { throw ExitCode(128 + signal) }
+        if !written { throw ExitCode.inputError }
         if !run.conforms { throw ExitCode.nonConforming }
+    }
+}
+
+extension Shard: ExpressibleByArgument {
+    public init?(argument: String) {
+        self.init(argument)
     }
 }

@@ -1,16 +1,39 @@
 /// The readable summary: a line per scenario, the reasons for every failure with its timeline,
-/// then the totals.
+/// then a table by area and the totals. A client's text is shown sanitised and cut to a line
+/// limit, so no client can garble the terminal or flood the log; the files keep it whole.
 public struct ConsoleReport: Sendable {
-    public init() {}
+    /// Verdicts in colour: for a terminal only.
+    public var colour: Bool
+    /// Longest line shown for a client's text.
+    public var lineLimit: Int
+    /// Runs longer than this show each scenario's position, `[12/40]`, as progress.
+    public static let progressThreshold = 20
 
-    public func line(for result: ScenarioResult) -> String {
-        let time = "(\(Self.milliseconds(result.wallTime)) ms)"
-        switch result.verdict {
-        case .passed: return "PASS   \(result.scenario.id)  \(time)"
-        case .failed: return "FAIL   \(result.scenario.id)  \(time)"
-        case .skipped(let reason): return "SKIP   \(result.scenario.id)  (\(reason))"
-        case .error(let problem): return "ERROR  \(result.scenario.id)  \(problem)"
+    public init(colour: Bool = false, lineLimit: Int = 2_000) {
+        self.colour = colour
+        self.lineLimit = lineLimit
+    }
+
+    /// Colour on a terminal, unless `NO_COLOR` is set to anything (no-color.org) or the terminal is dumb.
+    public static func wantsColour(environment: [String: String], isTerminal: Bool) -> Bool {
+        isTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+    }
+
+    /// `PASS   refresh/x  (19 ms)`; with `progress`, prefixed by the position in a long run.
+    public func line(for result: ScenarioResult, progress: (done: Int, total: Int)? = nil) -> String {
+        let time = "(\(result.wallTime.wholeMilliseconds) ms)"
+        let id = result.scenario.id
+        let (verdict, colour, rest): (String, Colour, String) = switch result.verdict {
+        case .passed: ("PASS", .green, "\(id)  \(time)")
+        case .failed: ("FAIL", .red, "\(id)  \(time)")
+        case .skipped(let reason): ("SKIP", .yellow, "\(id)  (\(reason))")
+        case .error(let problem): ("ERROR", .magenta, "\(id)  \(problem)")
         }
+        let line = label(verdict, colour) + String(repeating: " ", count: 7 - verdict.count) + shown(rest)
+        guard let progress, progress.total > Self.progressThreshold else { return line }
+        let done = String(progress.done)
+        let padding = String(repeating: " ", count: max(0, String(progress.total).count - done.count))
+        return "[\(padding)\(done)/\(progress.total)] \(line)"
     }
 
     /// Why the scenario did not pass, with its timeline; empty for a pass or a skip.
@@ -29,18 +52,43 @@ public struct ConsoleReport: Sendable {
                 lines.append("       timeline:")
                 lines += TimelineText.lines(for: transcript, marking: evidence).map { "         " + $0 }
             }
-            return lines
+            return lines.map(shown)
+        }
+    }
+
+    /// Counts by area, then the whole run:
+    /// ```
+    /// area      passed  failed  skipped  errors
+    /// refresh        2       0        0       0
+    /// ```
+    public func table(for result: ConformanceResult) -> [String] {
+        let rows = result.scenariosByArea.map { ($0.area, $0.scenarios) } + [("all", result.scenarios)]
+        let width = max(4, rows.map(\.0.count).max() ?? 0)
+        let header = "area".padding(toLength: width, withPad: " ", startingAt: 0) + "  passed  failed  skipped  errors"
+        return [header] + rows.map { area, scenarios in
+            let counts = VerdictRecord.allCases.map { verdict in scenarios.count { $0.verdict == verdict } }
+            return area.padding(toLength: width, withPad: " ", startingAt: 0)
+                + zip(counts, [8, 8, 9, 8]).map { count, column in String(repeating: " ", count: max(0, column - String(count).count)) + String(count) }.joined()
         }
     }
 
     public func summary(of run: SuiteRun) -> String {
-        let seconds = Double(Self.milliseconds(run.wallTime)) / 1000
-        return "\(run.results.count) scenarios against \(run.profile.name) \(run.profile.version): "
+        "\(run.results.count) scenarios against \(run.profile.name) \(run.profile.version): "
             + "\(run.passedCount) passed, \(run.failedCount) failed, \(run.skippedCount) skipped, \(run.errorCount) errors "
-            + "in \(JUnitReport.seconds(seconds)) s"
+            + "in \(JUnitReport.seconds(milliseconds: run.wallTime.wholeMilliseconds)) s"
+            + (run.interrupted ? " (interrupted)" : "")
     }
 
-    static func milliseconds(_ duration: Duration) -> Int {
-        Int((duration.seconds * 1000).rounded())
+    private enum Colour: Int {
+        case red = 31, green = 32, yellow = 33, magenta = 35
+    }
+
+    private func label(_ text: String, _ colour: Colour) -> String {
+        self.colour ? "\u{1B}[\(colour.rawValue)m\(text)\u{1B}[0m" : text
+    }
+
+    /// A client's text as the console shows it: escapes and control characters removed, cut to the line limit.
+    private func shown(_ text: String) -> String {
+        ReportText.capped(ReportText.sanitized(text), to: lineLimit)
     }
 }

@@ -2,98 +2,143 @@ import Foundation
 
 /// JUnit XML as Jenkins, GitLab and GitHub reporters read it (valid against junit-10.xsd): a
 /// testsuite per area, a testcase per scenario, the broken expectation as the failure message,
-/// expected against observed and the timeline as its text.
+/// expected against observed and the timeline as its text, the timeline again as system-out.
+/// A case's texts are capped; when one is cut, the full transcript goes to a file beside the
+/// report, linked from system-out as `[[ATTACHMENT|path]]` (Jenkins' junit-attachments, GitLab).
 public struct JUnitReport: Sendable {
-    public init() {}
+    /// Most characters in a case's failure text, system-out or system-err.
+    public var outputLimit: Int
+    /// Most characters in a failure or error message, which dashboards show on one line.
+    public var messageLimit: Int
 
-    public func render(_ run: SuiteRun) -> String {
+    public init(outputLimit: Int = 64 * 1024, messageLimit: Int = 2_000) {
+        self.outputLimit = outputLimit
+        self.messageLimit = messageLimit
+    }
+
+    /// Where the attachments of a report written to `path` go: `junit.xml` → `junit-attachments/`, absolute.
+    public static func attachmentDirectory(forReportAt path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.deletingPathExtension().path + "-attachments"
+    }
+
+    public func render(_ run: SuiteRun, attachmentDirectory: String? = nil) -> RenderedReport {
+        render(ConformanceResult(run), attachmentDirectory: attachmentDirectory)
+    }
+
+    /// Without an attachment directory, cut texts are only cut.
+    public func render(_ result: ConformanceResult, attachmentDirectory: String? = nil) -> RenderedReport {
         var xml = XMLBuilder()
+        var attachments: [ReportAttachment] = []
         xml.start("testsuites", [
             ("name", "OAuthConformance"),
-            ("tests", "\(run.results.count)"),
-            ("failures", "\(run.failedCount)"),
-            ("errors", "\(run.errorCount)"),
-            ("time", Self.seconds(run.wallTime.seconds)),
+            ("tests", "\(result.scenarios.count)"),
+            ("failures", "\(result.count(.failed))"),
+            ("errors", "\(result.count(.error))"),
+            ("time", Self.seconds(milliseconds: result.milliseconds)),
         ])
-        let areas = Dictionary(grouping: run.results, by: \.scenario.area)
-        for area in Area.allCases {
-            guard let results = areas[area] else { continue }
-            let suite = SuiteRun(profile: run.profile, results: results, startedAt: run.startedAt, wallTime: .zero)
+        var position = 0
+        var nameCounts: [String: Int] = [:]
+        for (area, scenarios) in result.scenariosByArea {
             xml.start("testsuite", [
-                ("name", area.rawValue),
-                ("tests", "\(results.count)"),
-                ("failures", "\(suite.failedCount)"),
-                ("errors", "\(suite.errorCount)"),
-                ("skipped", "\(suite.skippedCount)"),
-                ("time", Self.seconds(results.reduce(0) { $0 + $1.wallTime.seconds })),
-                ("timestamp", Self.timestamp(run.startedAt)),
+                ("name", area),
+                ("tests", "\(scenarios.count)"),
+                ("failures", "\(scenarios.count { $0.verdict == .failed })"),
+                ("errors", "\(scenarios.count { $0.verdict == .error })"),
+                ("skipped", "\(scenarios.count { $0.verdict == .skipped })"),
+                ("time", Self.seconds(milliseconds: scenarios.reduce(0) { $0 + $1.milliseconds })),
+                ("timestamp", Self.timestamp(result.startedAt)),
                 ("hostname", "localhost"),
             ])
-            properties(run.profile, into: &xml)
-            for result in results { testcase(result, into: &xml) }
+            properties(result, into: &xml)
+            for scenario in scenarios {
+                position += 1
+                let attachmentPath = attachmentDirectory.map { "\($0)/\(Self.attachmentName(scenario, position: position))" }
+                // `id: title`, with a counter when a scenario appears again: dashboards key cases by name.
+                let name = "\(scenario.id): \(scenario.title)"
+                nameCounts[name, default: 0] += 1
+                let count = nameCounts[name, default: 1]
+                if let attachment = testcase(scenario, name: count == 1 ? name : "\(name) (\(count))", attachmentPath: attachmentPath, into: &xml) {
+                    attachments.append(attachment)
+                }
+            }
             xml.end()
         }
         xml.end()
-        return xml.text
+        return RenderedReport(text: xml.text, attachments: attachments)
     }
 
-    private func properties(_ profile: ClientProfile, into xml: inout XMLBuilder) {
+    private func properties(_ result: ConformanceResult, into xml: inout XMLBuilder) {
         xml.start("properties")
-        let values = [
-            ("client.name", profile.name),
-            ("client.version", profile.version),
-            ("client.capabilities", profile.capabilities.map(\.rawValue).sorted().joined(separator: ",")),
-            ("client.refresh_window", profile.refreshWindow.map(DurationText.format) ?? "none"),
-            ("harness.version", Harness.version),
+        var values = [
+            ("client.name", result.client.name),
+            ("client.version", result.client.version),
+            ("client.capabilities", result.client.capabilities.joined(separator: ",")),
+            ("client.refresh_window", result.client.refreshWindow ?? "none"),
+            ("profile", result.client.profileFile ?? "built-in"),
+            ("harness.version", result.harnessVersion),
+            ("seed", "\(result.seed)"),
         ]
+        if let shard = result.shard { values.append(("shard", shard)) }
+        if result.interrupted { values.append(("interrupted", "true")) }
         for (name, value) in values { xml.empty("property", [("name", name), ("value", value)]) }
         xml.end()
     }
 
-    private func testcase(_ result: ScenarioResult, into xml: inout XMLBuilder) {
-        let scenario = result.scenario
-        xml.start("testcase", [
-            ("name", "\(scenario.id): \(scenario.title)"),
-            ("classname", scenario.area.rawValue),
-            ("time", Self.seconds(result.wallTime.seconds)),
-        ])
-        switch result.verdict {
+    /// Writes the case; returns the attachment it links to when a text had to be cut.
+    private func testcase(_ scenario: ScenarioRecord, name: String, attachmentPath: String?, into xml: inout XMLBuilder) -> ReportAttachment? {
+        xml.start("testcase", [("name", name), ("classname", scenario.area), ("time", Self.seconds(milliseconds: scenario.milliseconds))])
+        let explanation = scenario.explanation
+        let cutExplanation = ReportText.truncated(explanation, to: outputLimit)
+        let timeline = scenario.timeline?.joined(separator: "\n")
+        let cutTimeline = timeline.flatMap { ReportText.truncated($0, to: outputLimit) }
+        let cutOutput = scenario.clientOutput.flatMap { ReportText.truncated($0, to: outputLimit) }
+        let wasCut = cutExplanation != nil || cutTimeline != nil || cutOutput != nil
+
+        switch scenario.verdict {
         case .passed:
             break
         case .failed:
-            let failed = result.failedChecks
-            xml.element(
-                "failure",
-                [("message", failed.map(\.summary).joined(separator: "; ")), ("type", failed.first?.kind ?? "check")],
-                content: failureText(result)
-            )
-        case .skipped(let reason):
+            let failed = scenario.failedChecks
+            let message = ReportText.capped(failed.map(\.summary).joined(separator: "; "), to: messageLimit)
+            xml.element("failure", [("message", message), ("type", failed.first?.kind ?? "check")], content: cutExplanation ?? explanation)
+        case .skipped:
+            let reason = ReportText.capped(scenario.reason ?? "skipped", to: messageLimit)
             xml.element("skipped", [("message", reason)], content: reason)
-        case .error(let problem):
-            xml.element("error", [("message", problem), ("type", "harness")], content: failureText(result))
+        case .error:
+            let problem = ReportText.capped(scenario.reason ?? "error", to: messageLimit)
+            xml.element("error", [("message", problem), ("type", "harness")], content: cutExplanation ?? explanation)
         }
-        if let transcript = result.transcript {
-            xml.element("system-out", content: TimelineText.lines(for: transcript).joined(separator: "\n"))
+
+        var attachment: ReportAttachment?
+        var systemOut = cutTimeline ?? timeline
+        if wasCut, let attachmentPath {
+            attachment = ReportAttachment(path: attachmentPath, text: Self.fullTranscript(scenario, explanation: explanation))
+            systemOut = [systemOut, "The full transcript is in the attachment:", "[[ATTACHMENT|\(attachmentPath)]]"].compactMap { $0 }.joined(separator: "\n")
         }
+        if let systemOut { xml.element("system-out", content: systemOut) }
+        if let output = scenario.clientOutput { xml.element("system-err", content: cutOutput ?? output) }
         xml.end()
+        return attachment
     }
 
-    private func failureText(_ result: ScenarioResult) -> String {
-        var lines = ["\(result.scenario.title)", "level: \(result.scenario.level.rawValue); spec: \(result.scenario.spec.joined(separator: ", "))"]
-        if case .error(let problem) = result.verdict { lines.append("error: \(problem)") }
-        for check in result.failedChecks {
-            lines += ["", "✗ \(check.statement)", "  expected: \(check.expected)", "  observed: \(check.observed)"]
-        }
-        if let transcript = result.transcript {
-            lines += ["", "timeline (virtual time; > marks the requests behind the failure):"]
-            lines += TimelineText.lines(for: transcript, marking: Set(result.failedChecks.flatMap(\.evidence)))
-        }
-        return lines.joined(separator: "\n")
+    private static func fullTranscript(_ scenario: ScenarioRecord, explanation: String) -> String {
+        var sections = ["\(scenario.id): \(scenario.verdict.rawValue)\(scenario.reason.map { " (\($0))" } ?? "")", explanation]
+        if let output = scenario.clientOutput { sections += ["client output:\n" + output] }
+        return sections.joined(separator: "\n\n") + "\n"
+    }
+
+    /// `003-refresh_keeps-refresh-token.txt`: numbered, so names never collide, and filesystem-safe.
+    private static func attachmentName(_ scenario: ScenarioRecord, position: Int) -> String {
+        let safe = String(scenario.id.unicodeScalars.prefix(100).map { scalar in
+            CharacterSet.alphanumerics.contains(scalar) && scalar.isASCII || "-.".unicodeScalars.contains(scalar) ? Character(scalar) : "_"
+        })
+        let number = String(position)
+        return String(repeating: "0", count: max(0, 3 - number.count)) + number + "-" + safe + ".txt"
     }
 
     /// Seconds with three decimals and a dot whatever the locale, as the schema's SUREFIRE_TIME wants.
-    static func seconds(_ value: Double) -> String {
-        let milliseconds = Int((max(value, 0) * 1000).rounded())
+    static func seconds(milliseconds: Int) -> String {
+        let milliseconds = max(milliseconds, 0)
         let fraction = String(milliseconds % 1000)
         return "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
     }

@@ -1,10 +1,10 @@
-/// Text made safe for XML 1.0 whatever a client printed: characters XML forbids and terminal
-/// escape sequences are removed, markup characters escaped.
+/// Text made safe for XML 1.0 whatever a client printed: `ReportText.sanitized`, then markup
+/// characters escaped. `]]>` needs nothing more: no CDATA is written, and its `>` is escaped.
 enum XMLText {
     static func escaped(_ text: String, forAttribute: Bool = false) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
-        for scalar in withoutTerminalEscapes(text).unicodeScalars where isAllowed(scalar) {
+        for scalar in ReportText.sanitized(text).unicodeScalars {
             switch scalar {
             case "&": result += "&amp;"
             case "<": result += "&lt;"
@@ -17,30 +17,6 @@ enum XMLText {
             }
         }
         return result
-    }
-
-    /// XML 1.0 §2.2 Char production.
-    static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x9, 0xA, 0xD, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: true
-        default: false
-        }
-    }
-
-    /// Drops ANSI CSI sequences (colours, cursor moves): ESC [ parameters final-byte.
-    static func withoutTerminalEscapes(_ text: String) -> String {
-        guard text.unicodeScalars.contains("\u{1B}") else { return text }
-        var result = String.UnicodeScalarView()
-        var scalars = text.unicodeScalars.makeIterator()
-        while let scalar = scalars.next() {
-            guard scalar == "\u{1B}" else {
-                result.append(scalar)
-                continue
-            }
-            guard let next = scalars.next(), next == "[" else { continue }
-            while let parameter = scalars.next(), !(0x40...0x7E).contains(parameter.value) {}
-        }
-        return String(result)
     }
 }
 

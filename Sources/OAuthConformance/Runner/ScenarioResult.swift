@@ -9,6 +9,12 @@ public struct ScenarioResult: Sendable {
     public var wallTime: Duration
 
     public var failedChecks: [CheckResult] { checks.filter { !$0.passed } }
+
+    /// A scenario the run was stopped before it could judge: an error, since nothing was judged.
+    public static func interrupted(_ scenario: Scenario, wasRunning: Bool, wallTime: Duration) -> ScenarioResult {
+        let problem = wasRunning ? "interrupted while it was running" : "interrupted before it started"
+        return ScenarioResult(scenario: scenario, verdict: .error(problem), checks: [], transcript: nil, wallTime: wallTime)
+    }
 }
 
 public enum Verdict: Sendable, Equatable {
@@ -17,6 +23,7 @@ public enum Verdict: Sendable, Equatable {
     case failed
     /// The client lacks a capability the scenario requires.
     case skipped(reason: String)
-    /// The run itself went wrong (a client that hung, a provider that could not start): no judgement.
+    /// The run itself went wrong (a client that hung, a provider that could not start, a run
+    /// interrupted): no judgement.
     case error(String)
 }

@@ -1,6 +1,10 @@
 import Foundation
+import Synchronization
 
-/// Runs scenarios one after another against one client.
+/// Runs scenarios one after another against one client. Cancelling the task that runs the suite
+/// (as `conformance run` does on SIGINT or SIGTERM) stops it at once: the scenario in progress is
+/// abandoned, and it and every scenario not yet started come back as interrupted errors, so the
+/// reports still list the whole suite.
 public struct SuiteRunner: Sendable {
     public var scenarioRunner: ScenarioRunner
 
@@ -14,12 +18,49 @@ public struct SuiteRunner: Sendable {
         let startedAt = Date()
         let started = ContinuousClock.now
         var results: [ScenarioResult] = []
-        for scenario in scenarios {
-            let result = await scenarioRunner.run(scenario, with: factory)
+        for (index, scenario) in scenarios.enumerated() {
+            let scenarioStarted = ContinuousClock.now
+            let runner = scenarioRunner
+            let finished = Task.isCancelled ? nil : await Self.unlessCancelled { await runner.run(scenario, with: factory) }
+            guard let result = finished else {
+                let abandoned = ScenarioResult.interrupted(scenario, wasRunning: true, wallTime: ContinuousClock.now - scenarioStarted)
+                let unstarted = scenarios[(index + 1)...].map { ScenarioResult.interrupted($0, wasRunning: false, wallTime: .zero) }
+                for result in [abandoned] + unstarted {
+                    onResult(result)
+                    results.append(result)
+                }
+                break
+            }
             onResult(result)
             results.append(result)
         }
-        return SuiteRun(profile: factory.profile, results: results, startedAt: startedAt, wallTime: ContinuousClock.now - started)
+        var run = SuiteRun(profile: factory.profile, results: results, startedAt: startedAt, wallTime: ContinuousClock.now - started)
+        run.interrupted = Task.isCancelled
+        return run
+    }
+
+    /// Runs `operation` in a task of its own and waits for it, unless the calling task is
+    /// cancelled first: then the operation is cancelled and left behind, and `nil` returned at once.
+    private static func unlessCancelled<Value: Sendable>(_ operation: @escaping @Sendable () async -> Value) async -> Value? {
+        let pending = Mutex<CheckedContinuation<Value?, Never>?>(nil)
+        let work = Mutex<Task<Void, Never>?>(nil)
+        let finish: @Sendable (Value?) -> Void = { value in
+            pending.withLock { continuation in
+                continuation?.resume(returning: value)
+                continuation = nil
+            }
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                pending.withLock { $0 = continuation }
+                work.withLock { $0 = Task { finish(await operation()) } }
+                // A cancellation that came before the continuation was stored found nothing to resume.
+                if Task.isCancelled { finish(nil) }
+            }
+        } onCancel: {
+            work.withLock { $0?.cancel() }
+            finish(nil)
+        }
     }
 }
 
@@ -29,6 +70,15 @@ public struct SuiteRun: Sendable {
     public var results: [ScenarioResult]
     public var startedAt: Date
     public var wallTime: Duration
+    /// The seed of the run, recorded in every report so a run can be repeated. The harness makes
+    /// no random choices of its own yet, so it is 0 unless a caller sets it.
+    public var seed: UInt64 = 0
+    /// The part of the suite this run covers when the suite is split across CI jobs.
+    public var shard: Shard?
+    /// The file the client's profile was read from; `nil` for a profile built into the harness.
+    public var profileFile: String?
+    /// The run was stopped before every scenario finished (SIGINT, SIGTERM).
+    public var interrupted = false
 
     public init(profile: ClientProfile, results: [ScenarioResult], startedAt: Date, wallTime: Duration) {
         self.profile = profile

@@ -1,0 +1,46 @@
+import Foundation
+
+/// The step from a run in memory to the result every report renders.
+extension ConformanceResult {
+    public init(_ run: SuiteRun) {
+        let profile = run.profile
+        self.init(
+            client: ClientRecord(
+                name: profile.name, version: profile.version, capabilities: profile.capabilities.map(\.rawValue).sorted(),
+                refreshWindow: profile.refreshWindow.map(DurationText.format), profileFile: run.profileFile
+            ),
+            // Whole seconds: what the JSON file and the JUnit timestamp keep, so a result reads back equal.
+            seed: run.seed, shard: run.shard?.description, startedAt: Date(timeIntervalSince1970: run.startedAt.timeIntervalSince1970.rounded(.down)),
+            milliseconds: run.wallTime.wholeMilliseconds, interrupted: run.interrupted,
+            scenarios: run.results.map(ScenarioRecord.init)
+        )
+    }
+}
+
+extension ScenarioRecord {
+    public init(_ result: ScenarioResult) {
+        let scenario = result.scenario
+        let (verdict, reason): (VerdictRecord, String?) = switch result.verdict {
+        case .passed: (.passed, nil)
+        case .failed: (.failed, nil)
+        case .skipped(let reason): (.skipped, reason)
+        case .error(let problem): (.error, problem)
+        }
+        let evidence = Set(result.failedChecks.flatMap(\.evidence))
+        self.init(
+            id: scenario.id, title: scenario.title, area: scenario.area.rawValue, level: scenario.level.rawValue,
+            spec: scenario.spec, file: scenario.file, verdict: verdict, reason: reason,
+            milliseconds: result.wallTime.wholeMilliseconds,
+            checks: result.checks.map {
+                CheckRecord(kind: $0.kind, statement: $0.statement, passed: $0.passed, expected: $0.expected, observed: $0.observed, evidence: $0.evidence)
+            },
+            timeline: result.transcript.map { TimelineText.lines(for: $0, marking: evidence) },
+            clientOutput: result.transcript?.clientOutput
+        )
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, rounded; what reports show.
+    var wholeMilliseconds: Int { Int((seconds * 1000).rounded()) }
+}

@@ -1,0 +1,168 @@
+import Foundation
+
+/// The machine-readable result of one run against one client, as `conformance run --json`
+/// writes it (format 1, described in docs/ci.md). It holds everything the other reports need,
+/// so `conformance report` can merge results from several jobs and render them again.
+/// The records mirror the runner's types (`ScenarioResult`, `CheckResult`) on purpose: they are
+/// a file format other programs read, which must not change when the runner's types do.
+public struct ConformanceResult: Codable, Sendable, Equatable {
+    /// The format this harness writes; a file with another number is refused, not misread.
+    public static let currentFormat = 1
+
+    public var format: Int
+    public var harnessVersion: String
+    public var client: ClientRecord
+    public var seed: UInt64
+    /// `i/n` when the run covered one part of a suite split across jobs.
+    public var shard: String?
+    public var startedAt: Date
+    public var milliseconds: Int
+    /// The run was stopped (SIGINT, SIGTERM) before every scenario finished.
+    public var interrupted: Bool
+    public var scenarios: [ScenarioRecord]
+
+    public init(
+        format: Int = currentFormat, harnessVersion: String = Harness.version, client: ClientRecord, seed: UInt64 = 0,
+        shard: String? = nil, startedAt: Date, milliseconds: Int, interrupted: Bool = false, scenarios: [ScenarioRecord]
+    ) {
+        self.format = format
+        self.harnessVersion = harnessVersion
+        self.client = client
+        self.seed = seed
+        self.shard = shard
+        self.startedAt = startedAt
+        self.milliseconds = milliseconds
+        self.interrupted = interrupted
+        self.scenarios = scenarios
+    }
+
+    public func count(_ verdict: VerdictRecord) -> Int {
+        scenarios.count { $0.verdict == verdict }
+    }
+
+    /// `2 passed, 1 failed, 0 skipped, 0 errors`.
+    public var tally: String {
+        VerdictRecord.allCases.map { "\(count($0)) \($0 == .error ? "errors" : $0.rawValue)" }.joined(separator: ", ")
+    }
+
+    /// No failures and no errors; skipped scenarios do not spoil a run.
+    public var conforms: Bool { count(.failed) == 0 && count(.error) == 0 }
+
+    /// Scenarios by area, areas in the harness's order (refresh, retry, …), unknown ones after.
+    public var scenariosByArea: [(area: String, scenarios: [ScenarioRecord])] {
+        let grouped = Dictionary(grouping: scenarios, by: \.area)
+        return grouped.keys.sorted(by: Self.areaOrder).map { ($0, grouped[$0] ?? []) }
+    }
+
+    static func areaOrder(_ first: String, _ second: String) -> Bool {
+        let known = Area.allCases.map(\.rawValue)
+        switch (known.firstIndex(of: first), known.firstIndex(of: second)) {
+        case let (a?, b?): return a < b
+        case (.some, nil): return true
+        case (nil, .some): return false
+        case (nil, nil): return first < second
+        }
+    }
+}
+
+/// The client a result is about, as its profile declares it.
+public struct ClientRecord: Codable, Sendable, Equatable, Hashable {
+    public var name: String
+    public var version: String
+    public var capabilities: [String]
+    /// `60s`, or absent when the client declares no proactive refresh window.
+    public var refreshWindow: String?
+    /// The profile file, or absent for a profile built into the harness.
+    public var profileFile: String?
+
+    public init(name: String, version: String, capabilities: [String], refreshWindow: String?, profileFile: String? = nil) {
+        self.name = name
+        self.version = version
+        self.capabilities = capabilities
+        self.refreshWindow = refreshWindow
+        self.profileFile = profileFile
+    }
+
+    /// `reference 0.1.0`.
+    public var label: String { "\(name) \(version)" }
+}
+
+public struct ScenarioRecord: Codable, Sendable, Equatable {
+    public var id: String
+    public var title: String
+    public var area: String
+    public var level: String
+    public var spec: [String]
+    public var file: String?
+    public var verdict: VerdictRecord
+    /// Why it was skipped, or what went wrong for an error.
+    public var reason: String?
+    public var milliseconds: Int
+    public var checks: [CheckRecord]
+    /// The timeline in virtual time, one line a step or request; requests behind a failed check
+    /// are marked with `>`. Absent when the scenario never ran.
+    public var timeline: [String]?
+    /// What the client printed while it ran, when that was captured.
+    public var clientOutput: String?
+
+    public init(
+        id: String, title: String, area: String, level: String, spec: [String], file: String? = nil, verdict: VerdictRecord,
+        reason: String? = nil, milliseconds: Int, checks: [CheckRecord] = [], timeline: [String]? = nil, clientOutput: String? = nil
+    ) {
+        self.id = id
+        self.title = title
+        self.area = area
+        self.level = level
+        self.spec = spec
+        self.file = file
+        self.verdict = verdict
+        self.reason = reason
+        self.milliseconds = milliseconds
+        self.checks = checks
+        self.timeline = timeline
+        self.clientOutput = clientOutput
+    }
+
+    public var failedChecks: [CheckRecord] { checks.filter { !$0.passed } }
+
+    /// What the scenario asks, what went wrong, and the timeline: the text of a failure or an
+    /// error in every report.
+    public var explanation: String {
+        var lines = [title, "level: \(level); spec: \(spec.joined(separator: ", "))"]
+        if verdict == .error, let reason { lines.append("error: \(reason)") }
+        for check in failedChecks {
+            lines += ["", "✗ \(check.statement)", "  expected: \(check.expected)", "  observed: \(check.observed)"]
+        }
+        if let timeline {
+            lines += ["", "timeline (virtual time; > marks the requests behind the failure):"] + timeline
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+public enum VerdictRecord: String, Codable, Sendable, CaseIterable {
+    case passed, failed, skipped, error
+}
+
+public struct CheckRecord: Codable, Sendable, Equatable {
+    /// The kind of check, e.g. `count` or `carries`.
+    public var kind: String
+    public var statement: String
+    public var passed: Bool
+    public var expected: String
+    public var observed: String
+    /// Journal sequence numbers of the requests that show what was observed.
+    public var evidence: [Int]
+
+    public init(kind: String, statement: String, passed: Bool, expected: String, observed: String, evidence: [Int] = []) {
+        self.kind = kind
+        self.statement = statement
+        self.passed = passed
+        self.expected = expected
+        self.observed = observed
+        self.evidence = evidence
+    }
+
+    /// One line: the broken expectation, then expected against observed.
+    public var summary: String { "\(statement): expected \(expected), observed \(observed)" }
+}

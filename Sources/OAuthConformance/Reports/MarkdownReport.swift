@@ -1,0 +1,65 @@
+/// A Markdown summary for people, e.g. for `$GITHUB_STEP_SUMMARY`: the totals, a table by area,
+/// and each scenario that did not pass with its explanation and timeline folded away.
+public struct MarkdownReport: Sendable {
+    /// Most characters shown for one scenario; GitHub caps a step summary at 1 MiB.
+    public var scenarioLimit: Int
+
+    public init(scenarioLimit: Int = 16 * 1024) {
+        self.scenarioLimit = scenarioLimit
+    }
+
+    /// A section per client.
+    public func render(_ results: [ConformanceResult]) -> String {
+        results.map(section).joined(separator: "\n")
+    }
+
+    private func section(_ result: ConformanceResult) -> String {
+        var lines = ["## OAuth conformance: \(Self.html(result.client.label))", ""]
+        var context = ["harness \(result.harnessVersion)", "seed \(result.seed)"]
+        if let shard = result.shard { context.append("shard \(shard)") }
+        lines.append("\(result.conforms ? "✅" : "❌") \(result.scenarios.count) scenarios: \(result.tally) "
+            + "in \(JUnitReport.seconds(milliseconds: result.milliseconds)) s (\(context.joined(separator: ", ")))"
+            + (result.interrupted ? " — **interrupted**" : ""))
+        lines += ["", "| Area | Passed | Failed | Skipped | Errors |", "|---|---:|---:|---:|---:|"]
+        for (area, scenarios) in result.scenariosByArea {
+            let counts = VerdictRecord.allCases.map { verdict in String(scenarios.count { $0.verdict == verdict }) }
+            lines.append("| \(Self.html(area)) | \(counts.joined(separator: " | ")) |")
+        }
+        let notPassing = result.scenarios.filter { $0.verdict == .failed || $0.verdict == .error }
+        if !notPassing.isEmpty {
+            lines += ["", "### Not passing", ""]
+            for scenario in notPassing { lines += details(scenario) }
+        }
+        let skipped = result.scenarios.filter { $0.verdict == .skipped }
+        if !skipped.isEmpty {
+            lines += ["", "### Skipped", ""]
+            lines += skipped.map { "- <code>\(Self.html($0.id))</code>: \(Self.html($0.reason ?? "skipped"))" }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func details(_ scenario: ScenarioRecord) -> [String] {
+        let verdict = scenario.verdict == .failed ? "❌ FAIL" : "⚠️ ERROR"
+        let text = ReportText.capped(ReportText.sanitized(scenario.explanation), to: scenarioLimit)
+        let fence = String(repeating: "`", count: max(3, Self.longestBacktickRun(in: text) + 1))
+        return [
+            "<details><summary>\(verdict) <code>\(Self.html(scenario.id))</code>: \(Self.html(scenario.title))</summary>",
+            "", fence + "text", text, fence, "", "</details>", "",
+        ]
+    }
+
+    /// Text for HTML inside Markdown, all on one line: escaped, and `|` kept from splitting a table cell.
+    private static func html(_ text: String) -> String {
+        XMLText.escaped(text, forAttribute: true).replacingOccurrences(of: "|", with: "&#124;")
+    }
+
+    private static func longestBacktickRun(in text: String) -> Int {
+        var longest = 0
+        var current = 0
+        for character in text {
+            current = character == "`" ? current + 1 : 0
+            longest = max(longest, current)
+        }
+        return longest
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import OAuthConformance
+
+/// `conformance report`: results from several runs (one per client library, or the shards of
+/// one run) merged into one HTML conformance matrix, and on request the other reports again.
+struct Report: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Merge JSON results into an HTML conformance matrix (clients × scenarios).",
+        discussion: """
+            Results of the same client (name, version and profile) are the shards of one run and are merged; \
+            different clients become columns. --junit and --json write the merged result of one client. \
+            Exit status: 0 the reports were written, 2 a result file or an output could not be used.
+            """
+    )
+
+    @Argument(help: "Result files written by `conformance run --json`.")
+    var results: [String]
+
+    @Option(help: "Where to write the HTML conformance matrix.")
+    var html = "Reports/conformance.html"
+
+    @Option(help: "Also write the merged JUnit XML report here (one client only).")
+    var junit: String?
+
+    @Option(help: "Also write the merged JSON result here (one client only).")
+    var json: String?
+
+    @Option(help: "Also write a Markdown summary here, e.g. \"$GITHUB_STEP_SUMMARY\".")
+    var markdown: String?
+
+    func run() throws {
+        var parts: [(file: String, result: ConformanceResult)] = []
+        var problems: [ResultFileProblem] = []
+        for file in results {
+            do {
+                parts.append((file, try JSONReport.read(file: file)))
+            } catch {
+                problems.append(error)
+            }
+        }
+        guard problems.isEmpty else {
+            problems.forEach { Console.error($0.description) }
+            throw ExitCode.inputError
+        }
+        let merged: [ConformanceResult]
+        do {
+            merged = try ResultMerge.merge(parts)
+        } catch {
+            Console.error("\(error)")
+            throw ExitCode.inputError
+        }
+
+        let outputs = ReportOutputs(junit: junit, json: json, markdown: markdown, html: html)
+        if outputs.needsSingleClient, merged.count != 1 {
+            Console.error("conformance: --junit and --json take the results of one client; these are \(merged.count): \(merged.map(\.client.label).joined(separator: ", "))")
+            throw ExitCode.inputError
+        }
+        for result in merged {
+            Console.out("\(result.client.label): \(result.scenarios.count) scenarios, \(result.tally)")
+        }
+        guard outputs.write(merged) else { throw ExitCode.inputError }
+    }
+}

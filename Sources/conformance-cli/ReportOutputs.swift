@@ -1,0 +1,46 @@
+import Foundation
+import OAuthConformance
+
+/// The report files a command was asked for, written together; one that cannot be written is
+/// reported and does not stop the others.
+struct ReportOutputs {
+    var junit: String?
+    var json: String?
+    var markdown: String?
+    var html: String?
+
+    /// JUnit XML and the JSON result describe one client; the others take any number.
+    var needsSingleClient: Bool { junit != nil || json != nil }
+
+    /// Writes each report asked for and says where; false when one could not be written.
+    func write(_ results: [ConformanceResult]) -> Bool {
+        var written = true
+        func attempt(_ kind: String, _ path: String?, _ render: () -> RenderedReport) {
+            guard let path else { return }
+            do {
+                try ReportFile.write(render(), to: path)
+                Console.out("\(kind): \(path)")
+            } catch {
+                Console.error("conformance: \(kind) not written to \(path): \(error.localizedDescription)")
+                written = false
+            }
+        }
+        if let result = results.first, results.count == 1 {
+            attempt("JUnit report", junit) {
+                JUnitReport().render(result, attachmentDirectory: junit.map(JUnitReport.attachmentDirectory(forReportAt:)))
+            }
+            attempt("JSON result", json) { RenderedReport(text: JSONReport.render(result)) }
+        }
+        attempt("Markdown summary", markdown) { RenderedReport(text: MarkdownReport().render(results)) }
+        attempt("HTML matrix", html) { RenderedReport(text: MatrixPage().render(results)) }
+        return written
+    }
+}
+
+extension Console {
+    /// A line on standard output, unbuffered, so a log shows progress as it happens and a
+    /// run stopped by a signal loses nothing it printed.
+    static func out(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+}

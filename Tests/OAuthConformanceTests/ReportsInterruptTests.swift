@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+@testable import OAuthConformance
+
+/// `conformance run` stopped by a signal, as CI stops a job that is cancelled or out of time.
+@Suite("conformance run interrupted")
+struct ReportsInterruptTests {
+    static let scenarioCount = 12
+
+    /// Scenarios slow enough to interrupt: each makes hundreds of real HTTP round trips.
+    static func slowSuite(in directory: URL) throws -> URL {
+        let suite = directory.appendingPathComponent("slow")
+        try FileManager.default.createDirectory(at: suite, withIntermediateDirectories: true)
+        let requests = String(repeating: "  - request: GET /resource\n", count: 400)
+        for number in 1...scenarioCount {
+            let id = "retry/many-requests-\(number < 10 ? "0" : "")\(number)"
+            try """
+                conformance: 1
+                id: \(id)
+                title: Four hundred requests in a row
+                area: retry
+                level: MUST
+                steps:
+                  - login: password
+                \(requests)expect:
+                  - every_step: succeeds
+                """.write(to: suite.appendingPathComponent("\(number).yaml"), atomically: true, encoding: .utf8)
+        }
+        return suite
+    }
+
+    @Test("a signal mid-run: exit 128+n, the reports written and valid, every unfinished scenario an error", arguments: [
+        (SIGTERM, Int32(143), "SIGTERM"), (SIGINT, Int32(130), "SIGINT"),
+    ])
+    func signalWritesReports(_ signal: Int32, _ status: Int32, _ name: String) throws {
+        let directory = try PackageFiles.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let suite = try Self.slowSuite(in: directory)
+        let report = directory.appendingPathComponent("junit.xml")
+        let json = directory.appendingPathComponent("result.json")
+        let output = directory.appendingPathComponent("stdout")
+        let errors = directory.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+
+        let process = Process()
+        process.executableURL = PackageFiles.conformanceExecutable
+        process.arguments = ["run", suite.path, "--junit", report.path, "--json", json.path]
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = try FileHandle(forWritingTo: errors)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+
+        // Interrupt once the first scenario has finished, so the run is under way.
+        let started = Date()
+        while process.isRunning, Date().timeIntervalSince(started) < 60,
+              !String(decoding: try Data(contentsOf: output), as: UTF8.self).contains("PASS") {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        try #require(process.isRunning, "the suite finished before it could be interrupted; it needs more requests")
+        kill(process.processIdentifier, signal)
+        let signalled = Date()
+        while process.isRunning, Date().timeIntervalSince(signalled) < 30 { Thread.sleep(forTimeInterval: 0.02) }
+        try #require(!process.isRunning, "conformance did not stop within 30 s of \(name)")
+
+        let standardError = String(decoding: try Data(contentsOf: errors), as: UTF8.self)
+        #expect(process.terminationReason == .exit && process.terminationStatus == status, "\(standardError)")
+        #expect(standardError.contains("\(name) received"))
+        #expect(String(decoding: try Data(contentsOf: output), as: UTF8.self).contains("(interrupted)"))
+
+        let validation = try JUnitReportTests.validate(file: report)
+        #expect(validation.status == 0, "\(validation.standardError)")
+        let result = try JSONReport.read(file: json.path)
+        #expect(result.interrupted)
+        #expect(result.scenarios.count == Self.scenarioCount, "every scenario is listed, finished or not")
+        let unfinished = result.scenarios.drop { $0.verdict == .passed }
+        #expect(!unfinished.isEmpty && unfinished.count < Self.scenarioCount)
+        #expect(unfinished.allSatisfy { $0.verdict == .error && $0.reason?.hasPrefix("interrupted") == true }, "\(unfinished.map(\.reason))")
+
+        let suites = try ReportConsumers.junitparser(report)
+        #expect(suites.flatMap(\.cases).count { $0.result == "Error" && $0.message?.hasPrefix("interrupted") == true } == unfinished.count)
+        #expect(suites.first?.properties["interrupted"] == "true")
+    }
+}
