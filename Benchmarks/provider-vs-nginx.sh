@@ -21,7 +21,12 @@ if ! need wrk || ! need nginx; then
   $sudo_if_needed apt-get install -y -qq wrk nginx-light >/dev/null
 fi
 
-swift build -c release --product conformance --scratch-path .build-release >/dev/null
+build_log=$(mktemp)
+if ! swift build -c release --product conformance --scratch-path .build-release >"$build_log" 2>&1; then
+  cat "$build_log" >&2
+  exit 1
+fi
+rm -f "$build_log"
 conformance=".build-release/release/conformance"
 
 work=$(mktemp -d)

@@ -6,9 +6,12 @@ public struct ProviderRequest: Sendable, Equatable {
     public var method: String
     /// The request target as sent: path plus query.
     public var target: String
-    public var headers: [HeaderField]
-    public var body: String
+    public var headers: [HeaderField] { didSet { formFields = Self.formFields(headers: headers, body: body) } }
+    public var body: String { didSet { formFields = Self.formFields(headers: headers, body: body) } }
     public var listener: Listener
+    /// The body's fields when it is `application/x-www-form-urlencoded`, otherwise none. Parsed
+    /// once: every endpoint reads several fields of every request.
+    public private(set) var formFields: [FormField]
 
     public init(method: String, target: String, headers: [HeaderField] = [], body: String = "", listener: Listener = .primary) {
         self.method = method
@@ -16,6 +19,13 @@ public struct ProviderRequest: Sendable, Equatable {
         self.headers = headers
         self.body = body
         self.listener = listener
+        self.formFields = Self.formFields(headers: headers, body: body)
+    }
+
+    private static func formFields(headers: [HeaderField], body: String) -> [FormField] {
+        let contentType = headers.first { $0.name.lowercased() == "content-type" }?.value.lowercased()
+        guard contentType?.hasPrefix("application/x-www-form-urlencoded") == true else { return [] }
+        return FormField.decode(body)
     }
 
     public var path: String { String(target.prefix { $0 != "?" }) }
@@ -23,12 +33,6 @@ public struct ProviderRequest: Sendable, Equatable {
     public var queryItems: [FormField] {
         guard let mark = target.firstIndex(of: "?") else { return [] }
         return FormField.decode(String(target[target.index(after: mark)...]))
-    }
-
-    /// The body's fields when it is `application/x-www-form-urlencoded`, otherwise none.
-    public var formFields: [FormField] {
-        guard header("Content-Type")?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else { return [] }
-        return FormField.decode(body)
     }
 
     public func header(_ name: String) -> String? {

@@ -28,6 +28,16 @@ struct BuiltInSuiteTests {
               brokenExpectation: "resource request no. 2 carries access_token#2"),
         Proof(scenario: "refresh/keeps-refresh-token-when-response-omits-it", defect: "drops-absent-refresh-token",
               brokenExpectation: "token request no. 2 (grant refresh_token) carries refresh_token#1"),
+        Proof(scenario: "concurrency/one-refresh-for-concurrent-expired-requests", defect: "no-single-flight",
+              brokenExpectation: "number of token requests (grant refresh_token) is exactly 1"),
+        Proof(scenario: "security/tokens-only-in-authorization-header", defect: "token-in-query",
+              brokenExpectation: "no request carrying an access token in the query string"),
+        Proof(scenario: "security/tokens-only-in-authorization-header", defect: "refresh-token-to-resource",
+              brokenExpectation: "no resource requests carrying a refresh token"),
+        Proof(scenario: "errors/token-error-surfaced/invalid_grant", defect: "retries-token-errors",
+              brokenExpectation: "number of token requests is at most 1"),
+        Proof(scenario: "errors/token-error-surfaced/invalid_scope", defect: "swallows-error-codes",
+              brokenExpectation: "step 1 (login password) outcome"),
     ]
 
     @Test("the reference client passes every built-in scenario")

@@ -40,6 +40,31 @@ public struct DefectiveClient: Sendable {
             bug: "forgets its refresh token when a refresh response carries none",
             behaviour: modified { $0.keepsRefreshTokenWhenAbsent = false }
         ),
+        DefectiveClient(
+            name: "no-single-flight",
+            bug: "lets every concurrent caller start its own refresh with the same refresh token",
+            behaviour: modified { $0.sharesOneRefresh = false }
+        ),
+        DefectiveClient(
+            name: "token-in-query",
+            bug: "sends the access token as an access_token query parameter instead of the Authorization header",
+            behaviour: modified { $0.accessTokenPlacement = .queryParameter }
+        ),
+        DefectiveClient(
+            name: "refresh-token-to-resource",
+            bug: "sends its refresh token to the resource server in an X-Refresh-Token header",
+            behaviour: modified { $0.keepsRefreshTokenFromResource = false }
+        ),
+        DefectiveClient(
+            name: "retries-token-errors",
+            bug: "sends a refused grant again, as if an RFC 6749 §5.2 error were a transient failure",
+            behaviour: modified { $0.retriesTokenErrors = true }
+        ),
+        DefectiveClient(
+            name: "swallows-error-codes",
+            bug: "reports every token endpoint error as a generic failure, losing the RFC 6749 §5.2 code",
+            behaviour: modified { $0.reportsErrorCodes = false }
+        ),
     ]
 
     private static func modified(_ change: (inout ClientBehaviour) -> Void) -> ClientBehaviour {

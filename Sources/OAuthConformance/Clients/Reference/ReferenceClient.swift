@@ -65,7 +65,10 @@ public actor ReferenceClient: ClientUnderTest {
         case .authorizationCode:
             return .failure(ClientFailure(.authorizationRequired, message: "the authorization code grant starts with an authorize step, not a login"))
         }
-        let result = await requestTokens(form, previous: nil)
+        var result = await requestTokens(form, previous: nil)
+        if behaviour.retriesTokenErrors, case .failure(let failure) = result, failure.oauthError != nil {
+            result = await requestTokens(form, previous: nil)
+        }
         if case .success(let obtained) = result {
             tokens = obtained
             loginGrant = grant
@@ -137,6 +140,7 @@ public actor ReferenceClient: ClientUnderTest {
 
     /// One refresh at a time: concurrent callers wait for the refresh already under way.
     private func refresh() async -> Result<TokenSet, ClientFailure> {
+        guard behaviour.sharesOneRefresh else { return await performRefresh() }
         if let inFlight = refreshInFlight { return await inFlight.value }
         let task = Task { await self.performRefresh() }
         refreshInFlight = task
@@ -193,9 +197,18 @@ public actor ReferenceClient: ClientUnderTest {
     }
 
     private func send(method: String, url: String, bearer: String) async throws -> Answer {
-        var request = HTTPClientRequest(url: url)
+        var request: HTTPClientRequest
+        switch behaviour.accessTokenPlacement {
+        case .authorizationHeader:
+            request = HTTPClientRequest(url: url)
+            request.headers.add(name: "Authorization", value: "Bearer \(bearer)")
+        case .queryParameter:
+            request = HTTPClientRequest(url: url + (url.contains("?") ? "&" : "?") + "access_token=" + FormEncoding.encode(bearer))
+        }
         request.method = HTTPMethod(rawValue: method)
-        request.headers.add(name: "Authorization", value: "Bearer \(bearer)")
+        if !behaviour.keepsRefreshTokenFromResource, let refreshToken = tokens?.refreshToken {
+            request.headers.add(name: "X-Refresh-Token", value: refreshToken)
+        }
         let response = try await http.execute(request, timeout: Self.requestTimeout)
         let body = try await response.body.collect(upTo: Self.maximumBodySize)
         return Answer(status: Int(response.status.code), headers: response.headers, body: String(buffer: body))

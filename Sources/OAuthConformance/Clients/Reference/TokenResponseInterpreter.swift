@@ -14,6 +14,9 @@ struct TokenResponseInterpreter: Sendable {
         }
         // A §5.2 error body is an error whatever the status, even a 200.
         if let code = members["error"]?.stringValue {
+            guard behaviour.reportsErrorCodes else {
+                return .failure(ClientFailure(.transient, message: "the token request failed (HTTP \(status))"))
+            }
             return .failure(Self.oauthFailure(code: code, description: members["error_description"]?.stringValue, status: status))
         }
         guard status == 200 else {
