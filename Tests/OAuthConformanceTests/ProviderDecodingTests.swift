@@ -111,11 +111,11 @@ struct ProviderDecodingTests {
             """)).map(\.description)
         #expect(found == [
             "broken.yaml:7:8: error: 'selfsigned' is not a valid tls certificate; did you mean 'self_signed'? (allowed: valid, self_signed, expired, wrong_host, other_key)",
-            "broken.yaml:9:20: error: 'rest' is not a transport fault; did you mean 'reset'? (allowed: never, reset, close_without_answer), or { garbage: TEXT }, or { dribble: { chunk_size: N, every: DURATION } })",
+            "broken.yaml:9:20: error: 'rest' is not a transport fault; did you mean 'reset'? (allowed: never, reset, close_without_answer, or { garbage: TEXT }, or { dribble: { chunk_size: N, every: DURATION } })",
             "broken.yaml:10:9: error: a rule with transport cannot also have delay or jitter",
-            "broken.yaml:11:25: error: when has call, from_call; give only one of them",
-            "broken.yaml:12:25: error: calls must read FIRST..LAST, e.g. 2..4, not '4..2'",
-            "broken.yaml:13:34: error: a rule has respond, error; give only one of them",
+            "broken.yaml:11:26: error: when has call, from_call; give only one of them",
+            "broken.yaml:12:24: error: calls must read FIRST..LAST, e.g. 2..4, not '4..2'",
+            "broken.yaml:13:35: error: a rule has respond, error; give only one of them",
             "broken.yaml:14:7: error: a rule needs one of respond, token_response, error, sequence, redirect, authorization_response, retry_later, delay, jitter, transport",
             "broken.yaml:15:25: error: redirect.to must be other_origin or a base URL such as http://127.0.0.1:8080, not 'elsewhere'",
         ])
