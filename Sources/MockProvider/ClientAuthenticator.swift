@@ -7,8 +7,15 @@ struct ClientAuthenticator: Sendable {
 
     let client: ClientCredentials
 
+    /// What an endpoint for authenticated clients (token, revocation, introspection) answers
+    /// instead of serving the request: a method other than POST, or failed client
+    /// authentication. `nil` when the request may proceed.
+    func refusal(for request: ProviderRequest) -> ProviderResponse? {
+        Self.rejectNonPost(request) ?? reject(request)
+    }
+
     /// The error response, or `nil` when the client is authenticated.
-    func reject(_ request: ProviderRequest) -> ProviderResponse? {
+    private func reject(_ request: ProviderRequest) -> ProviderResponse? {
         let basic = request.header("Authorization").flatMap(Self.basicCredentials)
         let bodyID = request.formField("client_id")
         let bodySecret = request.formField("client_secret")
@@ -40,7 +47,7 @@ struct ClientAuthenticator: Sendable {
     }
 
     /// POST only, as RFC 6749 §3.2, RFC 7009 §2.1 and RFC 7662 §2.1 require.
-    static func rejectNonPost(_ request: ProviderRequest) -> ProviderResponse? {
+    private static func rejectNonPost(_ request: ProviderRequest) -> ProviderResponse? {
         guard request.method != "POST" else { return nil }
         return .oauthError(
             ScriptedOAuthError(code: "invalid_request", description: "this endpoint accepts POST only", status: 405),

@@ -7,7 +7,7 @@ struct IntrospectionEndpoint: Sendable {
     let clock: VirtualClock
 
     func serve(_ request: ProviderRequest, at now: Duration) -> ProviderResponse {
-        if let refusal = ClientAuthenticator.rejectNonPost(request) ?? ClientAuthenticator(client: settings.client).reject(request) {
+        if let refusal = ClientAuthenticator(client: settings.client).refusal(for: request) {
             return refusal
         }
         guard let value = request.formField("token") else {

@@ -5,7 +5,7 @@ struct RevocationEndpoint: Sendable {
     let ledger: TokenLedger
 
     func serve(_ request: ProviderRequest) -> ProviderResponse {
-        if let refusal = ClientAuthenticator.rejectNonPost(request) ?? ClientAuthenticator(client: settings.client).reject(request) {
+        if let refusal = ClientAuthenticator(client: settings.client).refusal(for: request) {
             return refusal
         }
         guard let token = request.formField("token") else {

@@ -8,7 +8,7 @@ struct TokenEndpoint: Sendable {
     let codes: AuthorizationCodes
 
     func serve(_ request: ProviderRequest, at now: Duration) -> ProviderResponse {
-        if let refusal = ClientAuthenticator.rejectNonPost(request) ?? ClientAuthenticator(client: settings.client).reject(request) {
+        if let refusal = ClientAuthenticator(client: settings.client).refusal(for: request) {
             return refusal
         }
         guard let grantValue = request.formField("grant_type") else {
