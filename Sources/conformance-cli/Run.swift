@@ -75,7 +75,7 @@ struct Run: AsyncParsableCommand {
 
         let result = ConformanceResult(run)
         console.table(for: result).forEach(Console.out)
-        Console.out(console.summary(of: run))
+        Console.out(console.summary(of: result))
         let written = ReportOutputs(junit: junit, json: json, markdown: markdown).write([result])
         if let signal = signals.received { throw ExitCode(128 + signal) }
         if !written { throw ExitCode.inputError }

@@ -72,11 +72,11 @@ public struct ConsoleReport: Sendable {
         }
     }
 
-    public func summary(of run: SuiteRun) -> String {
-        "\(run.results.count) scenarios against \(run.profile.name) \(run.profile.version): "
-            + "\(run.passedCount) passed, \(run.failedCount) failed, \(run.skippedCount) skipped, \(run.errorCount) errors "
-            + "in \(JUnitReport.seconds(milliseconds: run.wallTime.wholeMilliseconds)) s"
-            + (run.interrupted ? " (interrupted)" : "")
+    /// `11 scenarios against reference 0.1.0: 11 passed, 0 failed, 0 skipped, 0 errors in 0.116 s`.
+    public func summary(of result: ConformanceResult) -> String {
+        "\(result.scenarios.count) scenarios against \(result.client.label): \(result.tally) "
+            + "in \(JUnitReport.seconds(milliseconds: result.milliseconds)) s"
+            + (result.interrupted ? " (interrupted)" : "")
     }
 
     private enum Colour: Int {

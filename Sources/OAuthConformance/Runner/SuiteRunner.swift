@@ -91,9 +91,7 @@ public struct SuiteRun: Sendable {
         results.count { predicate($0.verdict) }
     }
 
-    public var passedCount: Int { count { $0 == .passed } }
     public var failedCount: Int { count { $0 == .failed } }
-    public var skippedCount: Int { count { if case .skipped = $0 { true } else { false } } }
     public var errorCount: Int { count { if case .error = $0 { true } else { false } } }
     /// No failures and no errors; skipped scenarios do not spoil a run.
     public var conforms: Bool { failedCount == 0 && errorCount == 0 }
