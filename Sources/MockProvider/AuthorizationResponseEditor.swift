@@ -19,7 +19,7 @@ struct AuthorizationResponseEditor {
         apply(alteration.issuer, to: "iss", in: &items)
         url.queryItems = items
         var edited = response
-        edited.headers = response.headers.map { $0.name.lowercased() == "location" ? HeaderField($0.name, url.string ?? location) : $0 }
+        edited.setHeader("Location", to: url.string ?? location)
         return edited
     }
 

@@ -23,7 +23,7 @@ public struct ProviderRequest: Sendable, Equatable {
     }
 
     private static func formFields(headers: [HeaderField], body: String) -> [FormField] {
-        let contentType = headers.first { $0.name.lowercased() == "content-type" }?.value.lowercased()
+        let contentType = headers.value(named: "Content-Type")?.lowercased()
         guard contentType?.hasPrefix("application/x-www-form-urlencoded") == true else { return [] }
         return FormField.decode(body)
     }
@@ -36,7 +36,7 @@ public struct ProviderRequest: Sendable, Equatable {
     }
 
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.value(named: name)
     }
 
     public func formField(_ name: String) -> String? {
@@ -64,12 +64,22 @@ public struct ProviderResponse: Sendable, Equatable {
     }
 
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.value(named: name)
     }
 
+    /// Leaves exactly one such header, with this value: where the first one stood, or added.
     mutating func setHeader(_ name: String, to value: String) {
-        headers.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
-        headers.append(HeaderField(name, value))
+        var replaced = false
+        headers = headers.compactMap { header in
+            guard header.isNamed(name) else { return header }
+            defer { replaced = true }
+            return replaced ? nil : HeaderField(header.name, value)
+        }
+        if !replaced { headers.append(HeaderField(name, value)) }
+    }
+
+    mutating func removeHeader(_ name: String) {
+        headers.removeAll { $0.isNamed(name) }
     }
 
     /// RFC 6749 §5.1: token responses carry JSON and must not be cached.
@@ -100,6 +110,23 @@ public struct HeaderField: Sendable, Equatable {
     public init(_ name: String, _ value: String) {
         self.name = name
         self.value = value
+    }
+
+    /// Header names compare case-insensitively (RFC 9110 §5.1). They are ASCII tokens, so an
+    /// ASCII fold does it, without Foundation's locale-aware comparison on every request.
+    func isNamed(_ other: String) -> Bool {
+        name.utf8.elementsEqual(other.utf8) { Self.asciiLowercased($0) == Self.asciiLowercased($1) }
+    }
+
+    private static func asciiLowercased(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
+    }
+}
+
+extension [HeaderField] {
+    /// The value of the first header with this name.
+    func value(named name: String) -> String? {
+        first { $0.isNamed(name) }?.value
     }
 }
 

@@ -188,7 +188,7 @@ public struct TokenResponseAlteration: Sendable, Equatable {
             altered.body = JSONValue.object(members).serialized()
         }
         switch contentType {
-        case .omit: altered.headers.removeAll { $0.name.lowercased() == "content-type" }
+        case .omit: altered.removeHeader("Content-Type")
         case .replace(let value): altered.setHeader("Content-Type", to: value)
         case nil: break
         }
