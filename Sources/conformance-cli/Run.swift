@@ -48,14 +48,8 @@ struct Run: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let loaded = ScenarioLoader.load(paths: paths)
-        loaded.diagnostics.forEach { Console.error($0.description) }
-        if loaded.hasErrors {
-            let count = loaded.diagnostics.count { $0.severity == .error }
-            Console.error("conformance: \(count) error\(count == 1 ? "" : "s") in the scenario files; nothing was run")
-            throw ExitCode.inputError
-        }
-        let scenarios = shard?.select(loaded.scenarios) ?? loaded.scenarios
+        let loaded = try ScenarioInput.load(paths, doing: "nothing was run")
+        let scenarios = shard?.select(loaded) ?? loaded
 
         let console = ConsoleReport(colour: ConsoleReport.wantsColour(
             environment: ProcessInfo.processInfo.environment, isTerminal: isatty(STDOUT_FILENO) == 1

@@ -54,13 +54,12 @@ struct Serve: AsyncParsableCommand {
 
     private func providerSettings() throws -> ProviderSettings {
         guard let scenario else { return ProviderSettings() }
-        let loaded = ScenarioLoader.load(paths: [scenario])
-        loaded.diagnostics.forEach { Console.error($0.description) }
-        guard !loaded.hasErrors, loaded.scenarios.count == 1 else {
-            if !loaded.hasErrors { Console.error("conformance: \(scenario) holds \(loaded.scenarios.count) scenarios; serve takes a file with one") }
+        let scenarios = try ScenarioInput.load([scenario], doing: "the provider was not started")
+        guard scenarios.count == 1 else {
+            Console.error("conformance: \(scenario) holds \(scenarios.count) scenarios; serve takes a file with one")
             throw ExitCode.inputError
         }
-        return loaded.scenarios[0].provider
+        return scenarios[0].provider
     }
 
     static func banner(_ server: ProviderServer) -> String {
