@@ -62,7 +62,7 @@ struct ListScenarios: ParsableCommand {
             level = scenario.level.rawValue
             tags = scenario.tags
             spec = scenario.spec
-            requires = scenario.requires.map(\.rawValue)
+            requires = scenario.requiredCapabilities.map(\.rawValue)
             parameters = scenario.parameters
             file = scenario.file
         }

@@ -40,13 +40,16 @@ public enum TimelineText {
             "error \(failure.category.rawValue)\(failure.oauthError.map { " \($0)" } ?? ""): \(failure.message)"
         case .clients(let outcomes): Tally.text(outcomes.map { describe(.client($0)) })
         case .waited(let amount): "waited \(DurationText.format(amount)) of real time"
+        case .revoked(let tokens): tokens.isEmpty ? "nothing to revoke" : "revoked " + tokens.map(\.description).joined(separator: ", ")
         }
     }
 
     /// The request as the checks see it; passwords and client secrets are masked.
     static func request(_ entry: JournalEntry) -> String {
         var text = "\(entry.request.method) \(entry.request.path)"
-        if entry.endpoint == .token {
+        if entry.endpoint == .authorize {
+            text = "\(entry.request.method) \(entry.request.target)"
+        } else if entry.endpoint == .token {
             let shown = entry.request.formFields.map { field in
                 ["password", "client_secret"].contains(field.name) ? "\(field.name)=***" : "\(field.name)=\(field.value)"
             }

@@ -16,7 +16,7 @@ public struct ScenarioRunner: Sendable {
         func result(_ verdict: Verdict, checks: [CheckResult] = [], transcript: Transcript? = nil) -> ScenarioResult {
             ScenarioResult(scenario: scenario, verdict: verdict, checks: checks, transcript: transcript, wallTime: ContinuousClock.now - started)
         }
-        let missing = scenario.requires.filter { !factory.profile.capabilities.contains($0) }
+        let missing = scenario.requiredCapabilities.filter { !factory.profile.capabilities.contains($0) }
         guard missing.isEmpty else {
             return result(.skipped(reason: "the client does not declare \(missing.map(\.rawValue).joined(separator: ", "))"))
         }
@@ -29,9 +29,19 @@ public struct ScenarioRunner: Sendable {
         } catch {
             return result(.error("the mock provider could not start: \(error)"))
         }
+        let storage = FileManager.default.temporaryDirectory.appendingPathComponent("oauth-conformance-client-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: storage) }
+        do {
+            try FileManager.default.createDirectory(at: storage, withIntermediateDirectories: true)
+        } catch {
+            await server.shutdown()
+            return result(.error("could not create the client's storage directory: \(error)"))
+        }
         let environment = ClientEnvironment(
-            tokenEndpointURL: server.tokenEndpointURL, resourceBaseURL: server.baseURL,
-            client: scenario.provider.client, user: scenario.provider.user, clock: clock
+            tokenEndpointURL: server.tokenEndpointURL, authorizationEndpointURL: server.baseURL + Endpoint.authorize.path,
+            resourceBaseURL: server.baseURL, issuer: provider.issuer, redirectURI: Self.redirectURI(registered: scenario.provider.redirectURIs),
+            client: scenario.provider.client, user: scenario.provider.user, clock: clock,
+            caCertificateFile: server.caCertificateFile, storageDirectory: storage
         )
         let client: any ClientUnderTest
         do {
@@ -53,6 +63,13 @@ public struct ScenarioRunner: Sendable {
         let checks = ExpectationEvaluator(transcript: transcript).evaluate(scenario)
         if let problem { return result(.error(problem), checks: checks, transcript: transcript) }
         return result(checks.allSatisfy(\.passed) ? .passed : .failed, checks: checks, transcript: transcript)
+    }
+
+    /// The redirect URI the client is told to use: the first registered one, on a fixed loopback
+    /// port when it is a loopback URI (any port matches, RFC 8252 §7.3; nothing listens there,
+    /// since the harness's browser stops at the redirect).
+    static func redirectURI(registered: [String]) -> String {
+        registered.first ?? "http://127.0.0.1/callback"
     }
 }
 
@@ -129,6 +146,18 @@ private struct StepExecution {
             let bounded = min(amount, StepAction.longestWait)
             try? await Task.sleep(for: bounded)
             return .success(.waited(bounded))
+        case .revoke(let target):
+            let revoked = Self.tokens(to: target, among: provider.issuedTokens)
+            for token in revoked { provider.revoke(token: token.value) }
+            return .success(.revoked(revoked.map { TokenReference($0.kind, $0.ordinal) }))
+        }
+    }
+
+    private static func tokens(to target: RevocationTarget, among issued: [IssuedToken]) -> [IssuedToken] {
+        switch target {
+        case .accessToken: issued.last { $0.kind == .access }.map { [$0] } ?? []
+        case .refreshToken: issued.last { $0.kind == .refresh }.map { [$0] } ?? []
+        case .all: issued
         }
     }
 
@@ -140,6 +169,37 @@ private struct StepExecution {
         case .request(let method, let path):
             let url = environment.resourceBaseURL + path
             return { await client.request(method: method, url: url) }
+        case .authorize:
+            let browser = AuthorizationBrowser(caCertificateFile: environment.caCertificateFile)
+            return { await Self.authorize(client, through: browser) }
+        case .restart:
+            return { await client.restart() }
+        }
+    }
+
+    /// The client names the authorization URL, the browser visits it (the provider plays the
+    /// consenting user), and the client gets the redirect. A provider that does not redirect
+    /// leaves the user stuck, which the client cannot notice: the step fails with what the page said.
+    private static func authorize(_ client: any ClientUnderTest, through browser: AuthorizationBrowser) async -> ClientOutcome {
+        let url: String
+        switch await client.authorizationURL() {
+        case .success(let produced): url = produced
+        case .failure(let failure): return .failure(failure)
+        }
+        let visit: AuthorizationBrowser.Visit
+        do {
+            visit = try await browser.open(url)
+        } catch {
+            return .failure(ClientFailure(.protocolViolation, message: "the browser could not open the client's authorization URL \(url): \(error)"))
+        }
+        switch visit {
+        case .redirected(let redirect):
+            return await client.completeAuthorization(redirectURL: redirect)
+        case .stopped(let status, let body):
+            return .failure(ClientFailure(
+                .protocolViolation,
+                message: "the provider answered the authorization URL with \(status) and no redirect: \(body.prefix(200))"
+            ))
         }
     }
 

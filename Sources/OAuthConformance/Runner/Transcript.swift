@@ -45,13 +45,15 @@ public enum StepResult: Sendable, Equatable {
     case clockMoved(to: Duration)
     /// This much real time passed; the virtual clock did not move.
     case waited(Duration)
+    /// The provider revoked these tokens.
+    case revoked([TokenReference])
 
     /// What the client reported, one outcome per operation; none for a clock step.
     public var clientOutcomes: [ClientOutcome] {
         switch self {
         case .client(let outcome): [outcome]
         case .clients(let outcomes): outcomes
-        case .clockMoved, .waited: []
+        case .clockMoved, .waited, .revoked: []
         }
     }
 }

@@ -42,6 +42,17 @@ public struct Scenario: Sendable, Equatable {
         self.parameters = parameters
         self.file = file
     }
+
+    /// What `requires` lists plus what the scenario needs without saying so: the capability of
+    /// each step it uses, and a custom CA when the provider speaks HTTPS.
+    public var requiredCapabilities: [Capability] {
+        var needed = requires
+        for capability in steps.compactMap(\.action.requiredCapability) + (provider.tls == nil ? [] : [.customCA])
+        where !needed.contains(capability) {
+            needed.append(capability)
+        }
+        return needed
+    }
 }
 
 public enum Area: String, Sendable, Hashable, CaseIterable {
@@ -70,4 +81,10 @@ public enum Capability: String, Sendable, Hashable, CaseIterable {
     case proactiveRefresh = "proactive_refresh"
     /// On a 401 `invalid_token`, refreshes once and replays the request once.
     case refreshOn401 = "refresh_on_401"
+    /// Runs the authorization code flow (`authorize` steps), with PKCE, `state` and `iss` checks.
+    case authorizationCode = "authorization_code"
+    /// Persists its tokens and can be restarted (`restart` steps).
+    case restart
+    /// Trusts a CA file it is given, so it can talk to the provider over HTTPS (`provider.tls`).
+    case customCA = "custom_ca"
 }

@@ -16,8 +16,8 @@ public enum ScenarioExplanation {
             about.append("matrix: " + scenario.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", "))
         }
         lines.append(about.joined(separator: "; ") + ".")
-        if !scenario.requires.isEmpty {
-            lines.append("Requires: \(scenario.requires.map(\.rawValue).joined(separator: ", ")); a client that does not declare it is skipped.")
+        if !scenario.requiredCapabilities.isEmpty {
+            lines.append("Requires: \(scenario.requiredCapabilities.map(\.rawValue).joined(separator: ", ")); a client that does not declare it is skipped.")
         }
         lines += ["", "The provider:"] + provider(scenario.provider).map { "  - \($0)" }
         lines += ["", "The steps:"] + scenario.steps.enumerated().map { index, step in

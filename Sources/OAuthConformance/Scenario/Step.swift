@@ -24,6 +24,8 @@ public enum StepAction: Sendable, Equatable {
     case advanceTo(TimeExpression)
     /// Let real time pass, at most `StepAction.longestWait`; the virtual clock stays put.
     case wait(Duration)
+    /// The provider revokes tokens it issued, as when the user withdraws consent elsewhere.
+    case revoke(RevocationTarget)
 
     /// A `wait` longer than this is refused: scenarios must stay fast enough for CI.
     public static let longestWait = Duration.seconds(10)
@@ -44,6 +46,33 @@ public enum StepAction: Sendable, Equatable {
         case .advance(let amount): "advance \(DurationText.format(amount))"
         case .advanceTo(let instant): "advance to \(instant)"
         case .wait(let amount): "wait \(DurationText.format(amount))"
+        case .revoke(let target): "provider revokes \(target.phrase)"
+        }
+    }
+
+    /// What a client must be able to do for the step to be carried out.
+    public var requiredCapability: Capability? {
+        switch self {
+        case .client(let operation), .concurrently(_, let operation): operation.requiredCapability
+        case .advance, .advanceTo, .wait, .revoke: nil
+        }
+    }
+}
+
+/// Which tokens a `revoke` step revokes at the provider.
+public enum RevocationTarget: String, Sendable, CaseIterable {
+    /// The latest access token issued.
+    case accessToken = "access_token"
+    /// The latest refresh token issued, which revokes its family (RFC 7009 §2.1).
+    case refreshToken = "refresh_token"
+    /// Every token issued so far.
+    case all
+
+    public var phrase: String {
+        switch self {
+        case .accessToken: "the latest access token"
+        case .refreshToken: "the latest refresh token"
+        case .all: "every token issued so far"
         }
     }
 }
@@ -54,11 +83,25 @@ public enum ClientOperation: Sendable, Equatable {
     case login(GrantType)
     /// Call the protected resource as the application would.
     case request(method: String, path: String)
+    /// Run the authorization code flow; the harness plays the browser and the consenting user.
+    case authorize
+    /// Relaunch the client: it keeps only what it persisted.
+    case restart
 
     public var text: String {
         switch self {
         case .login(let grant): "login \(grant.rawValue)"
         case .request(let method, let path): "request \(method) \(path)"
+        case .authorize: "authorize"
+        case .restart: "restart"
+        }
+    }
+
+    public var requiredCapability: Capability? {
+        switch self {
+        case .login, .request: nil
+        case .authorize: .authorizationCode
+        case .restart: .restart
         }
     }
 }
