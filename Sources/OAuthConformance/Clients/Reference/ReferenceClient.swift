@@ -334,8 +334,9 @@ public actor ReferenceClient: ClientUnderTest {
 public struct ReferenceClientFactory: ClientFactory {
     public var behaviour: ClientBehaviour
     public var profile: ClientProfile
-    /// Short, so a scenario whose provider never answers costs a second, not a minute.
-    public var requestTimeout: TimeAmount = .seconds(1)
+    /// Short, so a scenario whose provider never answers costs two seconds, not a minute, and
+    /// long enough for a loaded CI machine.
+    public var requestTimeout: TimeAmount = .seconds(2)
 
     public init(behaviour: ClientBehaviour = .conforming, name: String = "reference") {
         self.behaviour = behaviour
