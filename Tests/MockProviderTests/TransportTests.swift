@@ -104,7 +104,7 @@ struct RuleSelectionTests {
         ])
         try await RunningProvider.with(settings) { provider throws in
             let held = Task { (try await provider.resource(bearer: nil), ContinuousClock.now) }
-            try await Task.sleep(for: .milliseconds(100))
+            for _ in 0..<500 where provider.provider.journal.lastSequence < 1 { try await Task.sleep(for: .milliseconds(10)) }
             #expect(provider.provider.journal.lastSequence == 1)
             #expect(try await provider.passwordGrant().status == 200)    // request no. 2: the first is still held
             let releasing = ContinuousClock.now
