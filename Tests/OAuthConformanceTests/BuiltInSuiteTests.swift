@@ -105,6 +105,8 @@ struct BuiltInSuiteTests {
               brokenExpectation: "no resource requests carrying the client secret"),
         Proof(scenario: "security/client-secret-not-in-token-url", defect: "client-secret-in-token-url",
               brokenExpectation: "no token requests carrying the client secret in the query string"),
+        Proof(scenario: "refresh/server-clock-behind-no-refresh-loop", defect: "expiry-from-server-date",
+              brokenExpectation: "number of token requests (grant refresh_token) is exactly 0"),
     ]
 
     @Test("the reference client passes every built-in scenario")

@@ -37,6 +37,9 @@ struct ProviderDecodingTests {
         #expect(settings.tls == .wrongHost)
         #expect(settings.seed == 42)
         #expect(settings.redirectURIs == ["https://app.example/cb"])
+        #expect(settings.clockSkew == nil)
+        #expect(try provider("clock_skew: { behind: 10m }").clockSkew == .seconds(-600))
+        #expect(try provider("clock_skew: { ahead: 90s }").clockSkew == .seconds(90))
     }
 
     @Test("call selectors and time windows")

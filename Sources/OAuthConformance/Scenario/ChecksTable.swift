@@ -43,6 +43,7 @@ public enum ChecksTable {
         }
         if let refreshLifetime = settings.tokens.refreshLifetime { parts.append("refresh tokens live \(DurationText.format(refreshLifetime))") }
         if settings.tokens.rotateRefreshTokens { parts.append("rotates refresh tokens, reuse revokes the family") }
+        if let skew = ScenarioExplanation.clockSkew(settings) { parts.append(skew) }
         if !settings.tokens.revokeAllAt.isEmpty {
             parts.append("revokes every token at " + settings.tokens.revokeAllAt.map { "t=\(TimelineText.instant($0))" }.joined(separator: ", "))
         }

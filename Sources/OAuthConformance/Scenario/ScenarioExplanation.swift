@@ -37,9 +37,17 @@ public enum ScenarioExplanation {
                 ? "rotates refresh tokens: each refresh issues a new one, and presenting a superseded one revokes the family"
                 : "does not rotate refresh tokens",
         ]
+        if let skew = clockSkew(settings) { lines.append(skew) }
         lines += settings.rules.enumerated().map { index, rule in "rule \(index + 1): \(ruleText(rule))" }
         lines.append("otherwise answers as RFC 6749 and RFC 6750 describe")
         return lines
+    }
+
+    /// e.g. "dates its answers 10m ahead of the clock its tokens live on (Date header)".
+    static func clockSkew(_ settings: ProviderSettings) -> String? {
+        settings.clockSkew.map { skew in
+            "dates its answers \(DurationText.format(skew < .zero ? .zero - skew : skew)) \(skew < .zero ? "behind" : "ahead of") the clock its tokens live on (Date header)"
+        }
     }
 
     /// e.g. "for token request no. 1 (grant refresh_token), answers HTTP 503".

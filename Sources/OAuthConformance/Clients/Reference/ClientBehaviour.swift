@@ -107,6 +107,8 @@ public struct ClientBehaviour: Sendable, Equatable {
     public var keepsClientSecretFromResource = true
     /// SEC-14: the client secret never travels in a URL.
     public var keepsClientSecretOutOfURLs = true
+    /// PR-06: expiry is `expires_in` from receipt on the client's own clock, never from the server's `Date`.
+    public var measuresExpiryFromReceipt = true
 
     public init() {}
 

@@ -133,6 +133,7 @@ public struct DefectiveClient: Sendable {
         defect("strict-token-response-decoding", "refuses a token response with a member it does not know") { $0.ignoresUnknownMembers = false },
         defect("client-secret-to-resource", "adds client_id and client_secret query parameters to every resource call") { $0.keepsClientSecretFromResource = false },
         defect("client-secret-in-token-url", "puts client_id and client_secret in the token endpoint URL") { $0.keepsClientSecretOutOfURLs = false },
+        defect("expiry-from-server-date", "computes expiry as the server's Date header plus expires_in, so a skewed server clock moves it") { $0.measuresExpiryFromReceipt = false },
     ]
 
     private static func defect(_ name: String, _ bug: String, _ change: (inout ClientBehaviour) -> Void) -> DefectiveClient {

@@ -351,7 +351,10 @@ public actor ReferenceClient: ClientUnderTest {
         do {
             let answer = try await exchange(request)
             noteRetryAfter(answer.headers)
-            return interpreter.interpret(status: answer.status, body: answer.body, receivedAt: now(), previous: previous)
+            return interpreter.interpret(
+                status: answer.status, body: answer.body, receivedAt: now(), previous: previous,
+                serverDate: answer.headers["Date"].first.flatMap(Self.httpDate)
+            )
         } catch {
             return .failure(Self.transportFailure(error))
         }

@@ -12,7 +12,8 @@ struct TokenResponseInterpreter: Sendable {
 
     let behaviour: ClientBehaviour
 
-    func interpret(status: Int, body: String, receivedAt: Date, previous: TokenSet?) -> Result<TokenSet, ClientFailure> {
+    /// `serverDate` is the answer's `Date` header, which a conforming client does not measure expiry from.
+    func interpret(status: Int, body: String, receivedAt: Date, previous: TokenSet?, serverDate: Date? = nil) -> Result<TokenSet, ClientFailure> {
         guard case .object(let members)? = JSONValue.parse(body) else {
             guard behaviour.classifiesBodilessErrorsByStatus else {
                 return .failure(ClientFailure(.protocolViolation, message: "server response missing access_token"))
@@ -44,7 +45,8 @@ struct TokenResponseInterpreter: Sendable {
             return .failure(ClientFailure(.protocolViolation, message: "token_type '\(tokenType)' is not supported; only Bearer is"))
         }
         let lifetime = behaviour.readsExpiresIn ? lifetime(members["expires_in"]) : nil
-        let expiresAt = lifetime.map { receivedAt.addingTimeInterval($0) } ?? (behaviour.missingLifetimeMeansExpired ? receivedAt : nil)
+        let start = behaviour.measuresExpiryFromReceipt ? receivedAt : serverDate ?? receivedAt
+        let expiresAt = lifetime.map { start.addingTimeInterval($0) } ?? (behaviour.missingLifetimeMeansExpired ? receivedAt : nil)
         return .success(TokenSet(
             accessToken: accessToken, expiresAt: expiresAt,
             refreshToken: refreshToken(members["refresh_token"], previous: previous), receivedAt: receivedAt
