@@ -245,7 +245,7 @@ public struct ReferenceClientFactory: ClientFactory {
         // A defective variant declares what the conforming client declares; only its behaviour differs.
         self.profile = ClientProfile(
             name: name, version: Harness.version,
-            capabilities: [.proactiveRefresh, .refreshOn401],
+            capabilities: [.proactiveRefresh, .refreshOn401, .virtualClock, .concurrency],
             refreshWindow: ClientBehaviour.conforming.refreshLeeway
         )
     }
