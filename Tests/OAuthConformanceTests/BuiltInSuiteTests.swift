@@ -38,6 +38,22 @@ struct BuiltInSuiteTests {
               brokenExpectation: "number of token requests is at most 1"),
         Proof(scenario: "errors/token-error-surfaced/invalid_scope", defect: "swallows-error-codes",
               brokenExpectation: "step 1 (login password) outcome"),
+        Proof(scenario: "security/authorization-request-uses-pkce-s256-and-state", defect: "no-pkce",
+              brokenExpectation: "authorize request no. 1 has response_type = code, code_challenge of at least 43 characters"),
+        Proof(scenario: "security/authorization-request-uses-pkce-s256-and-state", defect: "pkce-plain",
+              brokenExpectation: "authorize request no. 1 has"),
+        Proof(scenario: "security/authorization-response-state-refused/forged", defect: "no-state-check",
+              brokenExpectation: "number of token requests (grant authorization_code) is exactly 1"),
+        Proof(scenario: "security/authorization-request-uses-pkce-s256-and-state", defect: "predictable-state",
+              brokenExpectation: "authorize request no. 1 has"),
+        Proof(scenario: "security/authorization-response-issuer-checked/attacker.example", defect: "no-iss-check",
+              brokenExpectation: "no token requests (grant authorization_code)"),
+        Proof(scenario: "security/resource-redirect-gets-no-credentials/307", defect: "follows-redirects-with-credentials",
+              brokenExpectation: "no requests (at the other origin) carrying any credential"),
+        Proof(scenario: "tls/untrusted-certificate-refused/self_signed", defect: "accepts-any-certificate",
+              brokenExpectation: "no request"),
+        Proof(scenario: "refresh/rotated-refresh-token-survives-restart", defect: "rotated-refresh-token-not-persisted",
+              brokenExpectation: "token request no. 2 (grant refresh_token) carries refresh_token#2"),
     ]
 
     @Test("the reference client passes every built-in scenario")

@@ -46,7 +46,7 @@ struct DocumentationExampleTests {
         let text = try Self.examples().map(\.yaml).joined()
         let constructs = ScenarioDecoder.topLevelKeys.map { "\($0):" } + StepDecoder.stepActions.map { "\($0):" }
             + ExpectationDecoder.expectationForms.map { "\($0):" } + ForbiddenCarriage.allCases.map { "carries: \($0.rawValue)" }
-            + ["outcome:", "tokens:", "rules:", "respond:", "token_response:", "error:", "carries:", "within:"]
+            + ["outcome:", "tokens:", "rules:", "respond:", "token_response:", "error:", "carries:", "within:", "parameters:", "origin:"]
         let missing = constructs.filter { !text.contains($0) }
         #expect(missing.isEmpty, "no runnable example uses \(missing)")
     }

@@ -79,13 +79,13 @@ struct ScenarioLanguageTests {
         (scenario(steps: "  - wait: 11s"),
          "broken.yaml:7:11: error: wait is real time and at most 10s; to move the scenario's clock, use advance"),
         (scenario(steps: "  - advance: 5s\n    outcome: succeeds"),
-         "broken.yaml:8:5: error: 'advance' does not involve the client and has no outcome; 'outcome' goes with login, request and concurrently"),
+         "broken.yaml:8:5: error: 'advance' does not involve the client and has no outcome; 'outcome' goes with login, authorize, request, restart, concurrently"),
         (scenario(expect: "  - order: [{ endpoint: token }]"),
          "broken.yaml:9:12: error: order needs at least two request filters, e.g. [{ endpoint: token }, { endpoint: resource }]"),
         (scenario(expect: "  - order: [{ endpoint: token }, { endpoint: token }]"),
          "broken.yaml:9:34: error: order lists token request twice; the check could never pass"),
         (scenario(expect: "  - never: { carries: refresh_tokens }"),
-         "broken.yaml:9:23: error: 'refresh_tokens' is not a valid never.carries; did you mean 'refresh_token'? (allowed: expired_access_token, refresh_token, access_token_in_query)"),
+         "broken.yaml:9:23: error: 'refresh_tokens' is not a valid never.carries; did you mean 'refresh_token'? (allowed: expired_access_token, refresh_token, access_token_in_query, credentials)"),
     ])
     func mistakes(_ yaml: String, _ expected: String) {
         #expect(Fixtures.diagnostics(yaml).map(\.description).joined(separator: "\n") == expected)

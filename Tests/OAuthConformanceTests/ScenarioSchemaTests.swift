@@ -126,6 +126,8 @@ struct ScenarioSchemaTests {
         #expect(try Self.enumeration("forbiddenCarriage") == ForbiddenCarriage.allCases.map(\.rawValue))
         #expect(try Self.enumeration("tls") == CertificateVariant.allCases.map(\.rawValue))
         #expect(try Self.enumeration("retryAfterFormat") == RetryLater.Format.allCases.map(\.rawValue))
+        #expect(try Self.enumeration("origin") == RequestOrigin.allCases.map(\.rawValue))
+        #expect(try Self.enumeration("revocationTarget") == RevocationTarget.allCases.map(\.rawValue))
     }
 
     @Test("the schema's keys are the decoder's keys")
@@ -133,7 +135,7 @@ struct ScenarioSchemaTests {
         #expect(try Self.keys("scenario") == Set(ScenarioDecoder.topLevelKeys))
         #expect(try Self.keys("step") == Set(StepDecoder.stepActions + ["outcome"]))
         #expect(try Self.keys("clientOperation") == Set(StepDecoder.clientOperations))
-        #expect(try Self.keys("expectation") == Set(ExpectationDecoder.expectationForms + ["carries", "within"]))
+        #expect(try Self.keys("expectation") == Set(ExpectationDecoder.expectationForms + ["carries", "parameters", "within"]))
         #expect(try Self.keys("filter") == Set(ExpectationDecoder.filterKeys))
         #expect(try Self.keys("provider") == Set(ProviderDecoder.keys))
         #expect(try Self.keys("provider", "tokens") == Set(ProviderDecoder.tokenKeys))

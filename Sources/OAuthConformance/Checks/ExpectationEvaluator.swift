@@ -49,6 +49,8 @@ public struct ExpectationEvaluator: Sendable {
                 inOrder, expected: filters.map { $0.described(plural: false) }.joined(separator: " → "),
                 observed: observed.joined(separator: "; "), evidence: arrived.map(\.sequence)
             )
+        case .parameters(let filter, let call, let requirements):
+            return parameters(filter, call: call, requirements, result: result)
         case .never(let filter, let carrying):
             let offending = entries(matching: filter).compactMap { entry in
                 carrying.map { forbidden in sighting(of: forbidden, in: entry).map { (entry, " \($0)") } } ?? (entry, "")
@@ -146,6 +148,25 @@ public struct ExpectationEvaluator: Sendable {
         )
     }
 
+    private func parameters(_ filter: RequestFilter, call: Int, _ requirements: [ParameterRequirement], result: Judgement) -> CheckResult {
+        let matches = entries(matching: filter)
+        let expected = requirements.map(\.description).joined(separator: ", ")
+        guard matches.count >= call else {
+            return result(false, expected, "only \(matches.count) such requests\(listing(matches))", matches.map(\.sequence))
+        }
+        let entry = matches[call - 1]
+        let values = requirements.map { requirement in
+            entry.request.queryItems.first { $0.name == requirement.name }?.value ?? entry.request.formField(requirement.name)
+        }
+        let observed = zip(requirements, values).map { requirement, value in
+            "\(requirement.name) " + (value.map { "= \($0.isEmpty ? "(empty)" : $0)" } ?? "absent")
+        }
+        return result(
+            zip(requirements, values).allSatisfy { $0.admits($1) }, expected,
+            observed.joined(separator: ", ") + " at \(describe(entry))", [entry.sequence]
+        )
+    }
+
     private func firstArrives(_ filter: RequestFilter, from: TimeExpression, before: TimeExpression, result: Judgement) -> CheckResult {
         let context = TimeContext(issuedTokens: transcript.issuedTokens, clientRefreshWindow: transcript.profile.refreshWindow)
         let window: (Duration, Duration)
@@ -186,6 +207,16 @@ public struct ExpectationEvaluator: Sendable {
                 sightings = ["query parameter access_token"]
             }
             return sightings.isEmpty ? nil : "(\(sightings.joined(separator: ", ")))"
+        case .credentials:
+            var sightings = entry.request.header("Authorization").map { _ in ["an Authorization header"] } ?? []
+            sightings += transcript.issuedTokens.flatMap { token in
+                CredentialSearch.places(of: token.value, in: entry.request).map { "\(token.kind.rawValue)#\(token.ordinal) in \($0)" }
+            }
+            let credentialFields = ["client_secret", "password", "code", "code_verifier", "refresh_token", "access_token"]
+            sightings += (entry.request.formFields + entry.request.queryItems)
+                .filter { credentialFields.contains($0.name) && !$0.value.isEmpty }
+                .map { "parameter \($0.name)" }
+            return sightings.isEmpty ? nil : "(\(Array(Set(sightings)).sorted().joined(separator: ", ")))"
         }
     }
 

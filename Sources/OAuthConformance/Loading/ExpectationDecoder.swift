@@ -15,11 +15,11 @@ struct ExpectationDecoder {
     }
 
     private func expectation(_ node: Node) -> Expectation? {
-        guard let item = reader.mapping(node, "an expectation", allowedKeys: Self.expectationForms + ["carries", "within"]),
+        guard let item = reader.mapping(node, "an expectation", allowedKeys: Self.expectationForms + ["carries", "parameters", "within"]),
               let form = item.exactlyOne(of: Self.expectationForms), let body = item[form]
         else { return nil }
-        if form != "request", let carries = item.entries["carries"] {
-            reader.error("'carries' goes with 'request'", at: carries.key)
+        for key in ["carries", "parameters"] where form != "request" {
+            if let entry = item.entries[key] { reader.error("'\(key)' goes with 'request'", at: entry.key) }
         }
         if form != "first", let within = item.entries["within"] {
             reader.error("'within' goes with 'first'", at: within.key)
@@ -45,9 +45,17 @@ struct ExpectationDecoder {
         case "request":
             guard let request = reader.mapping(body, "request", allowedKeys: Self.filterKeys + ["call"]),
                   let call = request.required("call", hint: " (which matching request, from 1)").flatMap({ reader.int($0, "call", in: 1...1_000_000) }),
-                  let carriesNode = item.required("carries", hint: " (e.g. carries: { access_token: access_token#2 })"),
-                  let token = carriedToken(carriesNode),
                   let filter = requestFilter(request)
+            else { return nil }
+            if let parametersNode = item["parameters"] {
+                if let carries = item.entries["carries"] {
+                    reader.error("a request expectation states either 'carries' or 'parameters'; write two expectations", at: carries.key)
+                    return nil
+                }
+                return parameterRequirements(parametersNode).map { .parameters(filter, call: call, $0) }
+            }
+            guard let carriesNode = item.required("carries", hint: " (e.g. carries: { access_token: access_token#2 }, or parameters: { state: present })"),
+                  let token = carriedToken(carriesNode)
             else { return nil }
             return .carries(filter, call: call, token: token)
         case "first":
@@ -89,7 +97,35 @@ struct ExpectationDecoder {
         return .order(decoded)
     }
 
-    static let filterKeys = ["endpoint", "grant", "status"]
+    static let filterKeys = ["endpoint", "grant", "status", "origin"]
+
+    /// `parameters: { code_challenge_method: S256, state: { min_length: 22 }, code_challenge: present, client_secret: absent }`.
+    private func parameterRequirements(_ node: Node) -> [ParameterRequirement]? {
+        guard case .mapping(let mapping) = node, !mapping.isEmpty else {
+            reader.error("parameters must map parameter names to a value, present, absent or { min_length: N }", at: node)
+            return nil
+        }
+        var requirements: [ParameterRequirement] = []
+        for (key, value) in mapping {
+            guard let name = reader.string(key, "parameter name") else { return nil }
+            switch value {
+            case .mapping:
+                guard let condition = reader.mapping(value, "parameters.\(name)", allowedKeys: ["min_length"]),
+                      let length = condition.required("min_length").flatMap({ reader.int($0, "min_length", in: 1...4096) })
+                else { return nil }
+                requirements.append(ParameterRequirement(name, .minimumLength(length)))
+            default:
+                guard let text = reader.string(value, "parameters.\(name)") else { return nil }
+                let condition: ParameterRequirement.Condition = switch text {
+                case "present": .present
+                case "absent": .absent
+                default: .equals(text)
+                }
+                requirements.append(ParameterRequirement(name, condition))
+            }
+        }
+        return requirements
+    }
 
     private func requestFilter(_ mapping: CheckedMapping) -> RequestFilter? {
         var filter = RequestFilter()
@@ -105,6 +141,11 @@ struct ExpectationDecoder {
         if let node = mapping["status"] {
             filter.status = reader.int(node, "status", in: 100...599)
             valid = valid && filter.status != nil
+        }
+        if let node = mapping["origin"] {
+            let origin = reader.enumeration(node, "origin", as: RequestOrigin.self)
+            filter.origin = origin?.listener
+            valid = valid && origin != nil
         }
         return valid ? filter : nil
     }
@@ -122,4 +163,13 @@ struct ExpectationDecoder {
         }
         return CarriedToken(reference)
     }
+}
+
+/// `origin:` in a request filter, as scenarios write it.
+enum RequestOrigin: String, CaseIterable {
+    case primary
+    /// The provider's second origin, where its redirects point.
+    case other
+
+    var listener: Listener { self == .primary ? .primary : .otherOrigin }
 }

@@ -5,9 +5,11 @@ import Yams
 struct StepDecoder {
     let reader: YAMLReader
 
-    static let stepActions = ["login", "request", "concurrently", "advance", "advance_to", "wait"]
+    static let stepActions = ["login", "authorize", "request", "restart", "concurrently", "advance", "advance_to", "wait", "revoke"]
     /// The steps a client carries out, the only ones `concurrently` can repeat.
     static let clientOperations = ["login", "request"]
+    /// The steps that involve the client and so may state an `outcome`.
+    static let stepsWithOutcome = ["login", "authorize", "request", "restart", "concurrently"]
 
     func decode(_ node: Node) -> [Step]? {
         guard let items = reader.sequence(node, "steps") else { return nil }
@@ -22,6 +24,9 @@ struct StepDecoder {
         else { return nil }
         let action: StepAction? = switch actionKey {
         case "login", "request": clientOperation(actionKey, actionNode).map(StepAction.client)
+        case "authorize": bare(actionNode, "authorize").map { .client(.authorize) }
+        case "restart": bare(actionNode, "restart").map { .client(.restart) }
+        case "revoke": reader.enumeration(actionNode, "revoke", as: RevocationTarget.self).map(StepAction.revoke)
         case "concurrently": concurrently(actionNode)
         case "advance": reader.duration(actionNode, "advance").map(StepAction.advance)
         case "wait": wait(actionNode)
@@ -29,8 +34,8 @@ struct StepDecoder {
         }
         let outcome = step["outcome"].map(expectedOutcome)
         guard let action, outcome != .some(nil) else { return nil }
-        if outcome != nil, ["advance", "advance_to", "wait"].contains(actionKey), let key = step.entries["outcome"]?.key {
-            reader.error("'\(actionKey)' does not involve the client and has no outcome; 'outcome' goes with login, request and concurrently", at: key)
+        if outcome != nil, !Self.stepsWithOutcome.contains(actionKey), let key = step.entries["outcome"]?.key {
+            reader.error("'\(actionKey)' does not involve the client and has no outcome; 'outcome' goes with \(YAMLReader.list(Self.stepsWithOutcome))", at: key)
             return nil
         }
         return Step(action, expecting: outcome.flatMap { $0 })
@@ -41,6 +46,19 @@ struct StepDecoder {
             return reader.enumeration(node, "login grant", as: GrantType.self).map(ClientOperation.login)
         }
         return resourceRequest(node)
+    }
+
+    /// `- authorize:` or `- restart:`: a step that takes no value (YAML null, or `{}`).
+    private func bare(_ node: Node, _ key: String) -> Void? {
+        switch node {
+        case .scalar(let scalar) where scalar.string.isEmpty || scalar.string == "~" || scalar.string == "null":
+            return ()
+        case .mapping(let mapping) where mapping.isEmpty:
+            return ()
+        default:
+            reader.error("'\(key)' takes no value; write '- \(key):' on its own", at: node)
+            return nil
+        }
     }
 
     /// `concurrently: { times: 20, step: { request: GET /resource } }`.

@@ -20,6 +20,8 @@ struct AuthorizationBrowser: Sendable {
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .disallow
         configuration.timeout = .init(connect: .seconds(5), read: .seconds(10))
+        // A refused TLS handshake is final; retrying it only delays the verdict by the connect timeout.
+        configuration.connectionPool.retryConnectionEstablishment = false
         if let caCertificateFile {
             var tls = TLSConfiguration.makeClientConfiguration()
             tls.trustRoots = .file(caCertificateFile)

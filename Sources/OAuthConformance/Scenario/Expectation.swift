@@ -15,6 +15,8 @@ public enum Expectation: Sendable, Equatable {
     case order([RequestFilter])
     /// No request matches the filter (and, when `carrying` is given, carries that).
     case never(RequestFilter, carrying: ForbiddenCarriage? = nil)
+    /// The `call`-th request matching the filter has query or form parameters as required.
+    case parameters(RequestFilter, call: Int, [ParameterRequirement])
 
     /// What kind of check this is, for report grouping (`failure type` in JUnit).
     public var kind: String {
@@ -25,6 +27,7 @@ public enum Expectation: Sendable, Equatable {
         case .firstArrives: "timing"
         case .order: "order"
         case .never: "never"
+        case .parameters: "parameters"
         }
     }
 
@@ -43,6 +46,8 @@ public enum Expectation: Sendable, Equatable {
             "in this order: " + filters.map { "the first \($0.described(plural: false))" }.joined(separator: ", then ")
         case .never(let filter, let carrying):
             (filter == RequestFilter() ? "no request" : "no \(filter)") + (carrying.map { " \($0.phrase)" } ?? "")
+        case .parameters(let filter, let call, let requirements):
+            "\(filter.described(plural: false, number: call)) has " + requirements.map(\.description).joined(separator: ", ")
         }
     }
 }
@@ -56,6 +61,10 @@ public enum ForbiddenCarriage: String, Sendable, Hashable, CaseIterable {
     /// An access token in the query string: an `access_token` parameter, or any issued access
     /// token as a query value (RFC 6750 §2.3, RFC 9700 §4.3.2).
     case accessTokenInQuery = "access_token_in_query"
+    /// Any credential: an `Authorization` header, any issued token, the client secret, the
+    /// user's password, an authorization code or PKCE verifier. For requests that should never
+    /// carry one at all, such as those following a redirect to another origin.
+    case credentials
 
     /// e.g. "carrying an expired access token".
     public var phrase: String {
@@ -63,6 +72,7 @@ public enum ForbiddenCarriage: String, Sendable, Hashable, CaseIterable {
         case .expiredAccessToken: "carrying an expired access token"
         case .refreshToken: "carrying a refresh token"
         case .accessTokenInQuery: "carrying an access token in the query string"
+        case .credentials: "carrying any credential"
         }
     }
 }
@@ -72,17 +82,21 @@ public struct RequestFilter: Sendable, Equatable, CustomStringConvertible {
     public var endpoint: Endpoint?
     public var grant: GrantType?
     public var status: Int?
+    /// Which of the provider's origins the request reached.
+    public var origin: Listener?
 
-    public init(endpoint: Endpoint? = nil, grant: GrantType? = nil, status: Int? = nil) {
+    public init(endpoint: Endpoint? = nil, grant: GrantType? = nil, status: Int? = nil, origin: Listener? = nil) {
         self.endpoint = endpoint
         self.grant = grant
         self.status = status
+        self.origin = origin
     }
 
     public func matches(_ entry: JournalEntry) -> Bool {
         (endpoint == nil || entry.endpoint == endpoint)
             && (grant == nil || entry.grant == grant)
             && (status == nil || entry.response.status == status)
+            && (origin == nil || entry.request.listener == origin)
     }
 
     /// e.g. "token requests (grant refresh_token)".
@@ -90,11 +104,12 @@ public struct RequestFilter: Sendable, Equatable, CustomStringConvertible {
 
     /// e.g. "token request (grant refresh_token)"; `number` makes it "token request no. 2 (…)".
     public func described(plural: Bool, number: Int? = nil) -> String {
-        var text = "\(endpoint?.rawValue ?? "any") request\(plural ? "s" : "")"
+        var text = (endpoint.map { "\($0.rawValue) " } ?? "") + "request\(plural ? "s" : "")"
         if let number { text += " no. \(number)" }
         var qualifiers: [String] = []
         if let grant { qualifiers.append("grant \(grant.rawValue)") }
         if let status { qualifiers.append("status \(status)") }
+        if let origin { qualifiers.append("at the \(origin == .otherOrigin ? "other" : "primary") origin") }
         if !qualifiers.isEmpty { text += " (\(qualifiers.joined(separator: ", ")))" }
         return text
     }
@@ -143,5 +158,43 @@ public struct TokenReference: Sendable, Hashable, CustomStringConvertible {
 
     public func resolve(in issued: [IssuedToken]) -> IssuedToken? {
         issued.first { $0.kind == kind && $0.ordinal == ordinal }
+    }
+}
+
+/// What one parameter of a request (its query, or its form body) must be.
+public struct ParameterRequirement: Sendable, Equatable, CustomStringConvertible {
+    public enum Condition: Sendable, Equatable {
+        case equals(String)
+        case present
+        case absent
+        /// Present, with at least this many characters.
+        case minimumLength(Int)
+    }
+
+    public var name: String
+    public var condition: Condition
+
+    public init(_ name: String, _ condition: Condition) {
+        self.name = name
+        self.condition = condition
+    }
+
+    public func admits(_ value: String?) -> Bool {
+        switch condition {
+        case .equals(let expected): value == expected
+        case .present: value.map { !$0.isEmpty } ?? false
+        case .absent: value == nil
+        case .minimumLength(let length): (value?.count ?? 0) >= length
+        }
+    }
+
+    /// e.g. "code_challenge_method = S256", "state of at least 22 characters".
+    public var description: String {
+        switch condition {
+        case .equals(let expected): "\(name) = \(expected)"
+        case .present: "\(name) present"
+        case .absent: "no \(name)"
+        case .minimumLength(let length): "\(name) of at least \(length) characters"
+        }
     }
 }

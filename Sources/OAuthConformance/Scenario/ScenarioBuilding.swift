@@ -11,6 +11,12 @@ extension Step {
 
     public static func request(_ method: String, _ path: String) -> Step { Step(.request(method: method, path: path)) }
 
+    public static let authorize = Step(.client(.authorize))
+
+    public static let restart = Step(.client(.restart))
+
+    public static func revoke(_ target: RevocationTarget) -> Step { Step(.revoke(target)) }
+
     /// `times` copies of the operation at once: `.concurrently(20, .request(method: "GET", path: "/resource"))`.
     public static func concurrently(_ times: Int, _ operation: ClientOperation) -> Step { Step(.concurrently(times: times, operation)) }
 
@@ -29,9 +35,11 @@ extension RequestFilter {
         RequestFilter(endpoint: .token, grant: grant, status: status)
     }
 
-    public static func resource(status: Int? = nil) -> RequestFilter {
-        RequestFilter(endpoint: .resource, status: status)
+    public static func resource(status: Int? = nil, origin: Listener? = nil) -> RequestFilter {
+        RequestFilter(endpoint: .resource, status: status, origin: origin)
     }
+
+    public static let authorization = RequestFilter(endpoint: .authorize)
 }
 
 extension Expectation {

@@ -18,6 +18,15 @@ public struct ClientBehaviour: Sendable, Equatable {
         case queryParameter
     }
 
+    public enum PKCEUse: Sendable, Equatable {
+        /// RFC 7636 S256, the method RFC 9700 §2.1.1 asks for.
+        case s256
+        /// RFC 7636 `plain`: the challenge is the verifier, readable by whoever sees the URL.
+        case plain
+        /// No PKCE: an intercepted code can be redeemed by anyone.
+        case none
+    }
+
     /// How long before expiry a request triggers a refresh.
     public var refreshLeeway: Duration = .seconds(60)
     public var unauthorizedRecovery = UnauthorizedRecovery.refreshAndReplayOnce
@@ -34,6 +43,20 @@ public struct ClientBehaviour: Sendable, Equatable {
     public var retriesTokenErrors = false
     /// RFC 6749 §5.2: the `error` code reaches the application, so it can tell errors apart.
     public var reportsErrorCodes = true
+    public var pkce = PKCEUse.s256
+    /// RFC 6749 §10.12: the redirect's `state` must be the one sent, or it is refused.
+    public var checksState = true
+    /// RFC 6749 §10.10: `state` carries at least 128 bits of entropy, fresh per request.
+    public var unguessableState = true
+    /// RFC 9207 §2.4: the redirect's `iss` must be the provider's issuer.
+    public var checksIssuer = true
+    /// RFC 6749 §10.4 and RFC 9700 §4.12: a redirect is reported, never followed with credentials.
+    public var followsRedirects = false
+    /// RFC 6749 §10.9: the server's certificate is verified against the trusted CA.
+    public var verifiesCertificates = true
+    /// RFC 6749 §6: a rotated refresh token replaces the stored one at once, so a relaunched
+    /// application presents the new one, never the superseded one.
+    public var persistsRefreshedTokens = true
 
     public init() {}
 

@@ -65,6 +65,46 @@ public struct DefectiveClient: Sendable {
             bug: "reports every token endpoint error as a generic failure, losing the RFC 6749 §5.2 code",
             behaviour: modified { $0.reportsErrorCodes = false }
         ),
+        DefectiveClient(
+            name: "no-pkce",
+            bug: "runs the authorization code flow without PKCE, so an intercepted code can be redeemed by anyone",
+            behaviour: modified { $0.pkce = .none }
+        ),
+        DefectiveClient(
+            name: "pkce-plain",
+            bug: "uses the PKCE plain method, putting the verifier itself in the authorization URL",
+            behaviour: modified { $0.pkce = .plain }
+        ),
+        DefectiveClient(
+            name: "no-state-check",
+            bug: "redeems the code of an authorization response whatever its state (login CSRF)",
+            behaviour: modified { $0.checksState = false }
+        ),
+        DefectiveClient(
+            name: "predictable-state",
+            bug: "sends the same fixed state with every authorization request",
+            behaviour: modified { $0.unguessableState = false }
+        ),
+        DefectiveClient(
+            name: "no-iss-check",
+            bug: "ignores the authorization response's iss, open to mix-up attacks (RFC 9207)",
+            behaviour: modified { $0.checksIssuer = false }
+        ),
+        DefectiveClient(
+            name: "follows-redirects-with-credentials",
+            bug: "follows redirects by sending the same request, Authorization header and body included, to the new location",
+            behaviour: modified { $0.followsRedirects = true }
+        ),
+        DefectiveClient(
+            name: "accepts-any-certificate",
+            bug: "switches certificate verification off, so any server can collect its credentials",
+            behaviour: modified { $0.verifiesCertificates = false }
+        ),
+        DefectiveClient(
+            name: "rotated-refresh-token-not-persisted",
+            bug: "keeps a rotated refresh token in memory only, so after a restart it presents the superseded one",
+            behaviour: modified { $0.persistsRefreshedTokens = false }
+        ),
     ]
 
     private static func modified(_ change: (inout ClientBehaviour) -> Void) -> ClientBehaviour {

@@ -3,11 +3,14 @@ import Foundation
 import MockProvider
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 
 /// The bundled conforming client: the default client under test, and the yardstick every check
 /// is proven against. Proactive refresh inside a window, one refresh and one replay on a 401
 /// `invalid_token`, single-flight refresh, the previous refresh token kept when a refresh
-/// response carries none, RFC 6749 §5.2 errors mapped to typed failures.
+/// response carries none, RFC 6749 §5.2 errors mapped to typed failures; the authorization code
+/// flow with PKCE S256, `state` and `iss` checks; tokens persisted so a restart keeps them; no
+/// redirect followed; only certificates from the CA it is given trusted.
 public actor ReferenceClient: ClientUnderTest {
     public struct Configuration: Sendable {
         public enum ClientAuthentication: Sendable { case basic, requestBody }
@@ -16,12 +19,39 @@ public actor ReferenceClient: ClientUnderTest {
         public var client: ClientCredentials
         public var user: UserCredentials
         public var authentication: ClientAuthentication
+        public var authorizationEndpointURL: String?
+        public var redirectURI: String?
+        /// The issuer the authorization response's `iss` must name (RFC 9207).
+        public var issuer: String?
+        /// The only CA trusted for HTTPS; `nil` trusts the system's roots.
+        public var caCertificateFile: String?
+        /// Where tokens are persisted across `restart`; `nil` keeps them in memory only.
+        public var tokenFile: URL?
 
-        public init(tokenEndpointURL: String, client: ClientCredentials, user: UserCredentials, authentication: ClientAuthentication = .basic) {
+        public init(
+            tokenEndpointURL: String, client: ClientCredentials, user: UserCredentials, authentication: ClientAuthentication = .basic,
+            authorizationEndpointURL: String? = nil, redirectURI: String? = nil, issuer: String? = nil,
+            caCertificateFile: String? = nil, tokenFile: URL? = nil
+        ) {
             self.tokenEndpointURL = tokenEndpointURL
             self.client = client
             self.user = user
             self.authentication = authentication
+            self.authorizationEndpointURL = authorizationEndpointURL
+            self.redirectURI = redirectURI
+            self.issuer = issuer
+            self.caCertificateFile = caCertificateFile
+            self.tokenFile = tokenFile
+        }
+
+        /// Everything the scenario's environment offers.
+        public init(_ environment: ClientEnvironment) {
+            self.init(
+                tokenEndpointURL: environment.tokenEndpointURL, client: environment.client, user: environment.user,
+                authorizationEndpointURL: environment.authorizationEndpointURL, redirectURI: environment.redirectURI,
+                issuer: environment.issuer, caCertificateFile: environment.caCertificateFile,
+                tokenFile: environment.storageDirectory.appendingPathComponent("tokens.json")
+            )
         }
     }
 
@@ -36,16 +66,28 @@ public actor ReferenceClient: ClientUnderTest {
     private var tokens: TokenSet?
     private var loginGrant: GrantType?
     private var refreshInFlight: Task<Result<TokenSet, ClientFailure>, Never>?
+    private var pendingAuthorization: AuthorizationRequest?
+    private let store: TokenStore?
 
     public init(configuration: Configuration, behaviour: ClientBehaviour = .conforming, now: @escaping @Sendable () -> Date = { Date() }) {
         self.configuration = configuration
         self.behaviour = behaviour
         self.now = now
         self.interpreter = TokenResponseInterpreter(behaviour: behaviour)
+        self.store = configuration.tokenFile.map(TokenStore.init)
+        self.tokens = store?.load()
         var httpConfiguration = HTTPClient.Configuration()
-        // Following a redirect would carry the Authorization header to wherever it points.
+        // Redirects are followed by hand, when a defect asks for it; following one carries
+        // credentials to wherever it points.
         httpConfiguration.redirectConfiguration = .disallow
         httpConfiguration.timeout = .init(connect: .seconds(5), read: Self.requestTimeout)
+        // A refused TLS handshake or connection is reported at once, not retried until the
+        // connect timeout: the application decides about retries, not the transport.
+        httpConfiguration.connectionPool.retryConnectionEstablishment = false
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let caFile = configuration.caCertificateFile { tls.trustRoots = .file(caFile) }
+        if !behaviour.verifiesCertificates { tls.certificateVerification = .none }
+        httpConfiguration.tlsConfiguration = tls
         self.http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: httpConfiguration)
     }
 
@@ -65,15 +107,73 @@ public actor ReferenceClient: ClientUnderTest {
         case .authorizationCode:
             return .failure(ClientFailure(.authorizationRequired, message: "the authorization code grant starts with an authorize step, not a login"))
         }
+        return await obtainTokens(form, grant: grant)
+    }
+
+    private func obtainTokens(_ form: [(String, String)], grant: GrantType) async -> ClientOutcome {
         var result = await requestTokens(form, previous: nil)
         if behaviour.retriesTokenErrors, case .failure(let failure) = result, failure.oauthError != nil {
             result = await requestTokens(form, previous: nil)
         }
         if case .success(let obtained) = result {
-            tokens = obtained
+            replaceTokens(with: obtained, persisting: true)
             loginGrant = grant
         }
         return Self.outcome(of: result)
+    }
+
+    // MARK: Authorization code flow
+
+    public func authorizationURL() async -> Result<String, ClientFailure> {
+        guard let endpoint = configuration.authorizationEndpointURL, let redirectURI = configuration.redirectURI else {
+            return .failure(ClientFailure(.unsupported, message: "no authorization endpoint or redirect URI configured"))
+        }
+        let request = AuthorizationRequest(
+            state: behaviour.unguessableState ? AuthorizationRequest.random() : "state",
+            codeVerifier: AuthorizationRequest.random(), redirectURI: redirectURI
+        )
+        pendingAuthorization = request
+        return .success(request.url(endpoint: endpoint, clientID: configuration.client.id, pkce: behaviour.pkce))
+    }
+
+    public func completeAuthorization(redirectURL: String) async -> ClientOutcome {
+        // One redirect per request: a replayed redirect finds nothing pending.
+        guard let request = pendingAuthorization else {
+            return .failure(ClientFailure(.protocolViolation, message: "an authorization response arrived, but no authorization request is pending"))
+        }
+        pendingAuthorization = nil
+        switch request.read(redirect: redirectURL, expectedIssuer: configuration.issuer ?? "", behaviour: behaviour) {
+        case .failure(let failure):
+            return .failure(failure)
+        case .success(.error(let code, let description)):
+            let category: ErrorCategory = code == "access_denied" ? .authorizationRequired : .oauthError
+            return .failure(ClientFailure(category, oauthError: code, message: "the authorization request was refused: \(code)\(description.map { " (\($0))" } ?? "")"))
+        case .success(.code(let code)):
+            var form = [("grant_type", GrantType.authorizationCode.rawValue), ("code", code), ("redirect_uri", request.redirectURI)]
+            if behaviour.pkce != .none { form.append(("code_verifier", request.codeVerifier)) }
+            return await obtainTokens(form, grant: .authorizationCode)
+        }
+    }
+
+    // MARK: Lifecycle
+
+    public func restart() async -> ClientOutcome {
+        refreshInFlight = nil
+        pendingAuthorization = nil
+        loginGrant = nil
+        tokens = store?.load()
+        return .success(status: 200, body: tokens == nil ? "restarted without tokens" : "restarted with persisted tokens")
+    }
+
+    public func storedTokens() async -> StoredTokens? {
+        tokens.map { StoredTokens(accessToken: $0.accessToken, refreshToken: $0.refreshToken, expiresAt: $0.expiresAt) }
+    }
+
+    /// Every change of tokens goes through here, so memory and the store agree unless a defect
+    /// says otherwise.
+    private func replaceTokens(with new: TokenSet?, persisting: Bool) {
+        tokens = new
+        if persisting { store?.save(new) }
     }
 
     public func request(method: String, url: String) async -> ClientOutcome {
@@ -156,10 +256,10 @@ public actor ReferenceClient: ClientUnderTest {
         let result = await requestTokens([("grant_type", "refresh_token"), ("refresh_token", refreshToken)], previous: previous)
         switch result {
         case .success(let refreshed):
-            tokens = refreshed
+            replaceTokens(with: refreshed, persisting: behaviour.persistsRefreshedTokens)
         case .failure(let failure) where failure.oauthError == "invalid_grant":
             // RFC 6749 §5.2: the grant is dead; retrying it cannot help, only a new sign-in can.
-            tokens = nil
+            replaceTokens(with: nil, persisting: true)
         case .failure:
             break
         }
@@ -180,9 +280,8 @@ public actor ReferenceClient: ClientUnderTest {
         }
         request.body = .bytes(ByteBuffer(string: FormEncoding.encode(form)))
         do {
-            let response = try await http.execute(request, timeout: Self.requestTimeout)
-            let body = try await response.body.collect(upTo: Self.maximumBodySize)
-            return interpreter.interpret(status: Int(response.status.code), body: String(buffer: body), receivedAt: now(), previous: previous)
+            let answer = try await exchange(request)
+            return interpreter.interpret(status: answer.status, body: answer.body, receivedAt: now(), previous: previous)
         } catch {
             return .failure(Self.transportFailure(error))
         }
@@ -209,10 +308,28 @@ public actor ReferenceClient: ClientUnderTest {
         if !behaviour.keepsRefreshTokenFromResource, let refreshToken = tokens?.refreshToken {
             request.headers.add(name: "X-Refresh-Token", value: refreshToken)
         }
-        let response = try await http.execute(request, timeout: Self.requestTimeout)
-        let body = try await response.body.collect(upTo: Self.maximumBodySize)
-        return Answer(status: Int(response.status.code), headers: response.headers, body: String(buffer: body))
+        return try await exchange(request)
     }
+
+    /// Sends the request and reads the answer. The conforming client stops at a redirect and
+    /// reports it; the defect that follows redirects sends the same request, credentials and all,
+    /// to wherever `Location` points.
+    private func exchange(_ request: HTTPClientRequest) async throws -> Answer {
+        var request = request
+        var redirectsFollowed = 0
+        while true {
+            let response = try await http.execute(request, timeout: Self.requestTimeout)
+            let body = try await response.body.collect(upTo: Self.maximumBodySize)
+            let answer = Answer(status: Int(response.status.code), headers: response.headers, body: String(buffer: body))
+            guard behaviour.followsRedirects, redirectsFollowed < Self.mostRedirectsFollowed, (300..<400).contains(answer.status),
+                  let location = response.headers.first(name: "Location")
+            else { return answer }
+            request.url = location
+            redirectsFollowed += 1
+        }
+    }
+
+    private static let mostRedirectsFollowed = 3
 
     /// RFC 6750 §3.1: a Bearer challenge with `invalid_token`, or with no error code at all.
     static func isInvalidTokenChallenge(_ headers: HTTPHeaders) -> Bool {
@@ -224,7 +341,10 @@ public actor ReferenceClient: ClientUnderTest {
     }
 
     private static func transportFailure(_ error: any Error) -> ClientFailure {
-        ClientFailure(.transient, message: "transport error: \(error)")
+        if error is NIOSSLError || error is BoringSSLError || error is NIOSSLExtraError {
+            return ClientFailure(.tls, message: "TLS handshake refused: \(error)")
+        }
+        return ClientFailure(.transient, message: "transport error: \(error)")
     }
 
     private static func outcome(of result: Result<TokenSet, ClientFailure>) -> ClientOutcome {
@@ -245,17 +365,13 @@ public struct ReferenceClientFactory: ClientFactory {
         // A defective variant declares what the conforming client declares; only its behaviour differs.
         self.profile = ClientProfile(
             name: name, version: Harness.version,
-            capabilities: [.proactiveRefresh, .refreshOn401, .virtualClock, .concurrency],
+            capabilities: [.proactiveRefresh, .refreshOn401, .authorizationCode, .restart, .customCA, .virtualClock, .concurrency],
             refreshWindow: ClientBehaviour.conforming.refreshLeeway
         )
     }
 
     public func makeClient(for environment: ClientEnvironment) async throws -> any ClientUnderTest {
         let clock = environment.clock
-        return ReferenceClient(
-            configuration: .init(tokenEndpointURL: environment.tokenEndpointURL, client: environment.client, user: environment.user),
-            behaviour: behaviour,
-            now: { clock.now }
-        )
+        return ReferenceClient(configuration: .init(environment), behaviour: behaviour, now: { clock.now })
     }
 }

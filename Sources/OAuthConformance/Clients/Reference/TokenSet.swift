@@ -1,7 +1,7 @@
 import Foundation
 
 /// The tokens a client holds, with expiry as the client computed it on receipt.
-struct TokenSet: Sendable, Equatable {
+struct TokenSet: Sendable, Equatable, Codable {
     var accessToken: String
     /// `nil`: the provider gave no lifetime, so the token is used until a 401 says otherwise.
     var expiresAt: Date?
