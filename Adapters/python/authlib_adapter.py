@@ -23,6 +23,7 @@ class AuthlibAdapter(Adapter):
         self.environment = environment
         self.token_file = os.path.join(environment["storage_dir"], "authlib-token.json")
         self.code_verifier = None
+        self.state = None
         self.session = self._session(token=None)
 
     def _session(self, token):
@@ -58,15 +59,16 @@ class AuthlibAdapter(Adapter):
 
     def authorization_url(self):
         self.code_verifier = secrets.token_urlsafe(48)
-        url, _state = self.session.create_authorization_url(self.environment["authorization_endpoint"], code_verifier=self.code_verifier)
+        url, self.state = self.session.create_authorization_url(self.environment["authorization_endpoint"], code_verifier=self.code_verifier)
         return url
 
     def complete_authorization(self, redirect_url):
-        token = self.session.fetch_token(authorization_response=redirect_url, code_verifier=self.code_verifier)
+        # authlib compares state only when the application hands it back, as this one does.
+        token = self.session.fetch_token(authorization_response=redirect_url, state=self.state, code_verifier=self.code_verifier)
         self._save(token)
 
     def request(self, method, url, headers, body):
-        return self.session.request(method, url, headers=headers, data=body, allow_redirects=False)
+        return self.session.request(method, url, headers=headers, data=body)
 
     def restart(self):
         # A relaunched application: a new session from what was persisted, nothing from memory.
@@ -81,6 +83,9 @@ class AuthlibAdapter(Adapter):
         if not token:
             return None
         return {"access_token": token.get("access_token"), "refresh_token": token.get("refresh_token"), "expires_at": token.get("expires_at")}
+
+    def end(self):
+        self.session.close()
 
     def classify(self, exception):
         if isinstance(exception, AuthlibBaseError):

@@ -39,8 +39,8 @@ def category_for_code(code):
     """The category of an RFC 6749 §5.2 error code."""
     if code == "invalid_client":
         return "invalid_client"
-    if code == "invalid_grant":
-        # The grant is dead: only a new sign-in helps.
+    if code in ("invalid_grant", "access_denied"):
+        # The grant is dead, or the user said no: only a new sign-in helps.
         return "authorization_required"
     return "oauth_error"
 
@@ -102,6 +102,9 @@ class Adapter:
     def advance(self):
         """Virtual time moved; libfaketime already shows the adapter the new time."""
 
+    def end(self):
+        """The scenario is over: close connections (the provider is about to stop)."""
+
     def classify(self, exception):
         """The library's exception as a ClientError; the default knows requests' transport
         errors and calls everything else a protocol error."""
@@ -161,7 +164,8 @@ def _handle(adapter, message):
     if op == "advance":
         adapter.advance()
         return {"ok": True}
-    if op == "shutdown":
+    if op in ("end", "shutdown"):
+        adapter.end()
         return {"ok": True}
     return _outcome(adapter, message)
 

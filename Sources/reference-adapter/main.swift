@@ -90,7 +90,7 @@ func handle(_ message: JSONValue) async -> [String: JSONValue] {
             "capabilities": .array(profile.capabilities.map(\.rawValue).sorted().map(JSONValue.string)),
         ]
     }
-    if op == "shutdown" {
+    if op == "end" || op == "shutdown" {
         await session?.client.shutdown()
         session = nil
         return ["ok": .bool(true)]

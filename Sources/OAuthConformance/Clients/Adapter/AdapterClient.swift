@@ -98,8 +98,11 @@ actor AdapterClient: ClientUnderTest {
 
     func capturedOutput() async -> String? { await connection.output() }
 
-    /// The process stays for the next scenario, which starts with `reset`.
-    func shutdown() async {}
+    /// `end`: the adapter closes its client's connections; the process stays for the next
+    /// scenario, which starts with `reset`.
+    func shutdown() async {
+        _ = await ask("end")
+    }
 
     // MARK: Messages
 
