@@ -14,6 +14,14 @@ actor AdapterConnection {
     private let fakeTimeFile: String?
     private var nextID = 1
     private var busy = false
+    /// `OAUTH_CONFORMANCE_TRACE=FILE` appends every line exchanged to FILE (`>` sent, `<` read),
+    /// for whoever writes an adapter.
+    private let trace: FileHandle? = ProcessInfo.processInfo.environment["OAUTH_CONFORMANCE_TRACE"].flatMap { path in
+        if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+        let handle = FileHandle(forWritingAtPath: path)
+        _ = try? handle?.seekToEnd()
+        return handle
+    }
     private(set) var fault: AdapterFault?
 
     init(process: AdapterProcess, stderrFile: String, fakeTimeFile: String?) {
@@ -38,6 +46,7 @@ actor AdapterConnection {
         do {
             if let fakeTimeFile, let now { try FakeTimeFile.write(now, to: fakeTimeFile) }
             try process.send(request.line)
+            record("> " + request.line)
         } catch let problem as AdapterFault {
             return .failure(broken(problem))
         } catch {
@@ -45,6 +54,7 @@ actor AdapterConnection {
         }
         switch await process.lines.next(within: timeout) {
         case .line(let line)?:
+            record("< " + line)
             return AdapterReply.parse(line, answering: request).mapError(broken)
         case .overlong(let prefix)?:
             return .failure(broken(AdapterFault(
@@ -88,6 +98,10 @@ actor AdapterConnection {
         }
         process.stop(grace: .seconds(1))
         fault = fault ?? AdapterFault("the adapter was shut down")
+    }
+
+    private func record(_ line: String) {
+        trace?.write(Data((line + "\n").utf8))
     }
 
     private func broken(_ problem: AdapterFault) -> AdapterFault {
