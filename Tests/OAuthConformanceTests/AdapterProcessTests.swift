@@ -34,6 +34,21 @@ struct AdapterProcessTests {
         #expect(script.pids().allSatisfy(processIsGone))
     }
 
+    @Test("scenarios run side by side get a process each, and the processes are reused after")
+    func sideBySide() async throws {
+        let script = try ScriptAdapter()
+        defer { script.remove() }
+        let factory = AdapterClientFactory(profile: script.profile(.behaves))
+        let scenario = try ScriptAdapter.scenario("errors/first")
+        async let first = ScenarioRunner().run(scenario, with: factory)
+        async let second = ScenarioRunner().run(scenario, with: factory)
+        #expect(await [first.verdict, second.verdict] == [.passed, .passed])
+        #expect(await ScenarioRunner().run(scenario, with: factory).verdict == .passed)
+        await factory.stop()
+        #expect(script.pids().count == 2)
+        #expect(script.pids().allSatisfy(processIsGone))
+    }
+
     @Test("an adapter that crashes mid-scenario: an error naming the exit, its stderr in the report, the next scenario on a new process")
     func crash() async throws {
         let (results, script) = try await runTwo(.crashes)

@@ -7,12 +7,15 @@ actor AdapterClient: ClientUnderTest {
     private let connection: AdapterConnection
     private let environment: ClientEnvironment
     private let timeout: Duration
+    /// Hands the process back for the next scenario.
+    private let release: @Sendable (AdapterConnection) async -> Void
     private var broken: AdapterFault?
 
-    init(connection: AdapterConnection, environment: ClientEnvironment, timeout: Duration) {
+    init(connection: AdapterConnection, environment: ClientEnvironment, timeout: Duration, release: @escaping @Sendable (AdapterConnection) async -> Void) {
         self.connection = connection
         self.environment = environment
         self.timeout = timeout
+        self.release = release
     }
 
     /// `reset`: forget the previous scenario, use this environment from now on.
@@ -102,6 +105,7 @@ actor AdapterClient: ClientUnderTest {
     /// scenario, which starts with `reset`.
     func shutdown() async {
         _ = await ask("end")
+        await release(connection)
     }
 
     // MARK: Messages
@@ -180,9 +184,18 @@ public final class AdapterClientFactory: ClientFactory {
     }
 
     public func makeClient(for environment: ClientEnvironment) async throws -> any ClientUnderTest {
-        let connection = try await supervisor.live()
-        let client = AdapterClient(connection: connection, environment: environment, timeout: adapterProfile.timeouts.operation)
-        try await client.start()
+        let supervisor = self.supervisor
+        let connection = try await supervisor.lease()
+        let client = AdapterClient(
+            connection: connection, environment: environment, timeout: adapterProfile.timeouts.operation,
+            release: { await supervisor.release($0) }
+        )
+        do {
+            try await client.start()
+        } catch {
+            await supervisor.release(connection)
+            throw error
+        }
         return client
     }
 

@@ -23,6 +23,7 @@ final class AdapterProcess: Sendable {
     let lines: LineInbox
     private let exitStatus = Mutex<Int32?>(nil)
     private let stdinClosed = Mutex(false)
+    private let killed = Mutex(false)
 
     init(_ launch: Launch) throws(AdapterFault) {
         Self.ignoreSIGPIPE
@@ -141,9 +142,15 @@ final class AdapterProcess: Sendable {
         return "it was killed by signal \(signal)\(Self.signalNames[signal].map { " (\($0))" } ?? "")"
     }
 
-    /// Kills the process group and reaps the process. Safe to call more than once.
+    /// Kills the process group and reaps the process. Safe to call more than once: the group is
+    /// signalled once only, so a later call cannot hit a group that reuses the number.
     func terminate() {
         closeInput()
+        let first = killed.withLock { killed in
+            defer { killed = true }
+            return !killed
+        }
+        guard first else { return }
         kill(-pid, SIGKILL)
         _ = exitStatus(waitingUpTo: .seconds(5))
     }

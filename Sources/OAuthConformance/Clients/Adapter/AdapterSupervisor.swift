@@ -2,15 +2,19 @@ import Foundation
 import MockProvider
 import Synchronization
 
-/// Keeps one adapter process for a whole run, since starting one can cost a second and a suite
-/// has dozens of scenarios: launches it, shakes hands, hands it to each scenario in turn, and
-/// launches a new one after a fault. An adapter that fails its start is not launched again:
-/// every later scenario gets the same error at once instead of waiting for it anew.
+/// Keeps adapter processes for a whole run, since starting one can cost a second and a suite has
+/// dozens of scenarios: launches one, shakes hands, lends it to each scenario in turn, and
+/// launches a new one after a fault, or when scenarios run side by side. An adapter that fails
+/// its start is not launched again: every later scenario gets the same error at once instead of
+/// waiting for it anew.
 actor AdapterSupervisor {
     let profile: AdapterProfile
     /// What the adapter said in `hello`, readable without waiting (for `ClientFactory.profile`).
     let identity = Mutex<AdapterIdentity?>(nil)
-    private var connection: AdapterConnection?
+    /// Live processes no scenario is using.
+    private var idle: [AdapterConnection] = []
+    /// Every process launched and not yet known dead, for `stop`.
+    private var launched: [AdapterConnection] = []
     private var startFailure: AdapterFault?
     private var launches = 0
     private let scratch: URL
@@ -20,13 +24,16 @@ actor AdapterSupervisor {
         scratch = FileManager.default.temporaryDirectory.appendingPathComponent("oauth-conformance-adapter-\(UUID().uuidString)")
     }
 
-    /// A live, greeted adapter.
-    func live() async throws(AdapterFault) -> AdapterConnection {
-        if let connection, await connection.isAlive { return connection }
+    /// A live, greeted adapter for one scenario, until `release`.
+    func lease() async throws(AdapterFault) -> AdapterConnection {
+        while let candidate = idle.popLast() {
+            if await candidate.isAlive { return candidate }
+            forget(candidate)
+        }
         if let startFailure { throw startFailure }
         do {
             let started = try await launch()
-            connection = started
+            launched.append(started)
             return started
         } catch {
             startFailure = error
@@ -34,10 +41,20 @@ actor AdapterSupervisor {
         }
     }
 
+    /// The scenario is over; a process that is still sound serves the next one.
+    func release(_ connection: AdapterConnection) async {
+        if await connection.isAlive { idle.append(connection) } else { forget(connection) }
+    }
+
     func stop() async {
-        await connection?.stop()
-        connection = nil
+        for connection in launched { await connection.stop() }
+        launched = []
+        idle = []
         try? FileManager.default.removeItem(at: scratch)
+    }
+
+    private func forget(_ connection: AdapterConnection) {
+        launched.removeAll { $0 === connection }
     }
 
     private func launch() async throws(AdapterFault) -> AdapterConnection {
@@ -51,7 +68,7 @@ actor AdapterSupervisor {
         var environment = ProcessInfo.processInfo.environment.merging(profile.environment) { _, declared in declared }
         var fakeTimeFile: String?
         if let library = profile.fakeTimeLibrary {
-            let file = scratch.appendingPathComponent("faketime").path
+            let file = scratch.appendingPathComponent("faketime-\(launches)").path
             do {
                 try FakeTimeFile.write(Date(), to: file)
             } catch {
