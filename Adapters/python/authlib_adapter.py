@@ -3,7 +3,6 @@ adapter protocol. authlib reads time.time() and takes no clock, so the profile r
 libfaketime. The adapter does what an application using authlib does, nothing more: it keeps the
 token authlib hands to update_token in a file, and lets authlib decide when to refresh."""
 
-import json
 import os
 import secrets
 
@@ -11,10 +10,10 @@ import authlib
 from authlib.common.errors import AuthlibBaseError
 from authlib.integrations.requests_client import OAuth2Session
 
-from oauth_adapter import Adapter, ClientError, category_for_code, serve, transport_error, type_name
+from oauth_adapter import ClientError, SessionAdapter, category_for_code, serve, type_name
 
 
-class AuthlibAdapter(Adapter):
+class AuthlibAdapter(SessionAdapter):
     name = "authlib"
     version = authlib.__version__
     capabilities = ["proactive_refresh", "authorization_code", "restart", "custom_ca", "concurrency"]
@@ -42,8 +41,7 @@ class AuthlibAdapter(Adapter):
         return session
 
     def _save(self, token, refresh_token=None, access_token=None):
-        with open(self.token_file, "w") as file:
-            json.dump(dict(token), file)
+        self.persist({"token": dict(token)})
 
     def login(self, grant):
         env = self.environment
@@ -67,25 +65,10 @@ class AuthlibAdapter(Adapter):
         token = self.session.fetch_token(authorization_response=redirect_url, state=self.state, code_verifier=self.code_verifier)
         self._save(token)
 
-    def request(self, method, url, headers, body):
-        return self.session.request(method, url, headers=headers, data=body)
-
     def restart(self):
         # A relaunched application: a new session from what was persisted, nothing from memory.
-        token = None
-        if os.path.exists(self.token_file):
-            with open(self.token_file) as file:
-                token = json.load(file)
-        self.session = self._session(token=token)
-
-    def tokens(self):
-        token = self.session.token
-        if not token:
-            return None
-        return {"access_token": token.get("access_token"), "refresh_token": token.get("refresh_token"), "expires_at": token.get("expires_at")}
-
-    def end(self):
-        self.session.close()
+        saved = self.persisted()
+        self.session = self._session(token=saved and saved["token"])
 
     def classify(self, exception):
         if isinstance(exception, AuthlibBaseError):

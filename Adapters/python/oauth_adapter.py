@@ -111,6 +111,37 @@ class Adapter:
         return transport_error(exception) or ClientError("protocol", str(exception) or repr(exception), type_name=type_name(exception))
 
 
+class SessionAdapter(Adapter):
+    """An adapter whose library works through a requests.Session subclass kept in self.session,
+    with the token persisted the way an application does, as JSON in the scenario's storage_dir."""
+
+    session = None
+    token_file = None
+
+    def persist(self, state):
+        with open(self.token_file, "w") as file:
+            json.dump(state, file)
+
+    def persisted(self):
+        """What persist() last wrote, or None."""
+        if not os.path.exists(self.token_file):
+            return None
+        with open(self.token_file) as file:
+            return json.load(file)
+
+    def request(self, method, url, headers, body):
+        return self.session.request(method, url, headers=headers, data=body)
+
+    def tokens(self):
+        token = self.session.token
+        if not token or not token.get("access_token"):
+            return None
+        return {"access_token": token.get("access_token"), "refresh_token": token.get("refresh_token"), "expires_at": token.get("expires_at")}
+
+    def end(self):
+        self.session.close()
+
+
 def _outcome(adapter, operation):
     """Runs one login, request or restart message; returns the answer's fields."""
     op = operation.get("op")

@@ -3,7 +3,6 @@ its documentation shows: fetch_token with the grant's oauthlib client, then auto
 through auto_refresh_url, auto_refresh_kwargs and token_updater. oauthlib reads time.time() and
 takes no clock, so the profile runs this under libfaketime."""
 
-import json
 import os
 
 import oauthlib
@@ -12,12 +11,12 @@ from oauthlib.oauth2 import BackendApplicationClient, LegacyApplicationClient, W
 from oauthlib.oauth2.rfc6749.errors import OAuth2Error
 from requests_oauthlib import OAuth2Session
 
-from oauth_adapter import Adapter, ClientError, category_for_code, serve, type_name
+from oauth_adapter import ClientError, SessionAdapter, category_for_code, serve, type_name
 
 CLIENTS = {"password": LegacyApplicationClient, "client_credentials": BackendApplicationClient, "authorization_code": WebApplicationClient}
 
 
-class RequestsOAuthlibAdapter(Adapter):
+class RequestsOAuthlibAdapter(SessionAdapter):
     name = "requests-oauthlib"
     version = f"{requests_oauthlib.__version__} (oauthlib {oauthlib.__version__})"
     capabilities = ["authorization_code", "restart", "custom_ca", "concurrency"]
@@ -47,8 +46,7 @@ class RequestsOAuthlibAdapter(Adapter):
         return session
 
     def _save(self, token):
-        with open(self.token_file, "w") as file:
-            json.dump({"grant": self.grant, "token": dict(token)}, file)
+        self.persist({"grant": self.grant, "token": dict(token)})
 
     def login(self, grant):
         env = self.environment
@@ -78,25 +76,13 @@ class RequestsOAuthlibAdapter(Adapter):
         )
         self._save(token)
 
-    def request(self, method, url, headers, body):
-        return self.session.request(method, url, headers=headers, data=body)
-
     def restart(self):
+        # A relaunched application: a new session from what was persisted, nothing from memory.
+        saved = self.persisted()
         token = None
-        if os.path.exists(self.token_file):
-            with open(self.token_file) as file:
-                saved = json.load(file)
+        if saved:
             self.grant, token = saved["grant"], saved["token"]
         self.session = self._session(token=token)
-
-    def tokens(self):
-        token = self.session.token
-        if not token or not token.get("access_token"):
-            return None
-        return {"access_token": token.get("access_token"), "refresh_token": token.get("refresh_token"), "expires_at": token.get("expires_at")}
-
-    def end(self):
-        self.session.close()
 
     def classify(self, exception):
         if isinstance(exception, OAuth2Error):
