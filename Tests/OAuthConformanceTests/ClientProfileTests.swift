@@ -82,12 +82,14 @@ struct ClientProfileTests {
         #expect(!ExpectedFailure(scenario: "a*c", reason: "").matches("abcd"))
     }
 
-    @Test("an expected failure is an XFAIL on the console, a skipped case in JUnit, and no CI failure")
-    func expectedFailureInReports() throws {
-        let failing = try Fixtures.builtInScenario("retry/401-on-valid-token-refreshes-once-and-replays")
-        var factory = ReducedProfileFactory(capabilities: Set(Capability.allCases))
+    @Test("an expected failure is an XFAIL on the console, a skipped case in valid JUnit with the explanation, and no CI failure")
+    func expectedFailureInReports() async throws {
+        let failing = try Fixtures.builtInScenario(JUnitReportTests.refreshOn401)
+        var factory = try Fixtures.defect("stale-token-replay").factory
         factory.profile.expectedFailures = [ExpectedFailure(scenario: failing.id, reason: "known gap")]
-        let result = ScenarioResult(scenario: failing, verdict: .expectedFailure(reason: "known gap"), checks: [], transcript: nil, wallTime: .zero)
+        let result = await ScenarioRunner().run(failing, with: factory)
+        #expect(result.verdict == .expectedFailure(reason: "known gap"))
+        #expect(!result.failedChecks.isEmpty)
         let run = SuiteRun(profile: factory.profile, results: [result], startedAt: Date(), wallTime: .zero)
         #expect(run.conforms)
         let conformance = ConformanceResult(run)
@@ -95,9 +97,13 @@ struct ClientProfileTests {
         #expect(conformance.tally == "0 passed, 0 failed, 0 skipped, 0 errors, 1 expected failures")
         #expect(ConsoleReport().line(for: result).hasPrefix("XFAIL  \(failing.id)  (expected failure: known gap)"))
         #expect(ConsoleReport().table(for: conformance).first == "area   passed  failed  skipped  errors  xfail")
+        #expect(MarkdownReport().render([conformance]).contains("### Expected failures"))
         let junit = JUnitReport().render(conformance).text
         #expect(junit.contains(#"<skipped message="expected failure: known gap">"#))
+        #expect(junit.contains("✗ resource request no. 2 carries access_token#2"))
         #expect(!junit.contains("<failure"))
+        let validation = try JUnitReportTests.validate(junit)
+        #expect(validation.status == 0, "\(validation.standardError)")
     }
 }
 
