@@ -25,7 +25,7 @@ class AuthlibAdapter(SessionAdapter):
         self.state = None
         self.session = self._session(token=None)
 
-    def _session(self, token):
+    def _session(self, token, **metadata):
         env = self.environment
         session = OAuth2Session(
             env["client_id"], env["client_secret"],
@@ -35,6 +35,7 @@ class AuthlibAdapter(SessionAdapter):
             code_challenge_method="S256",
             token=token,
             update_token=self._save,                              # called after every refresh
+            **metadata,
         )
         if env.get("ca_file"):
             session.verify = env["ca_file"]
@@ -48,7 +49,10 @@ class AuthlibAdapter(SessionAdapter):
         if grant == "password":
             token = self.session.fetch_token(grant_type="password", username=env["username"], password=env["password"])
         elif grant == "client_credentials":
-            token = self.session.fetch_token(grant_type="client_credentials")
+            # As authlib's documentation does it: the grant in the session's metadata is what lets
+            # ensure_active_token ask again once the token expires (no refresh token in this grant).
+            self.session = self._session(token=None, grant_type="client_credentials")
+            token = self.session.fetch_token()
         elif grant == "refresh_token":
             token = self.session.refresh_token()
         else:

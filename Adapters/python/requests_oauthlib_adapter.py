@@ -36,7 +36,9 @@ class RequestsOAuthlibAdapter(SessionAdapter):
             # code verifier that only authorization_url() creates (AttributeError otherwise).
             pkce="S256" if self.grant == "authorization_code" else None,
             token=token,
-            auto_refresh_url=env["token_endpoint"],
+            # Automatic refresh for the grants that have a refresh token; the documentation sets up
+            # none for client_credentials.
+            auto_refresh_url=env["token_endpoint"] if self.grant != "client_credentials" else None,
             # What the documentation passes so the refresh request authenticates the client.
             auto_refresh_kwargs={"client_id": env["client_id"], "client_secret": env["client_secret"]},
             token_updater=self._save,
