@@ -105,6 +105,26 @@ struct AdapterProcessTests {
         #expect(script.pids().allSatisfy(processIsGone))
     }
 
+    @Test("a scenario's stderr in the report is its last 64 KiB, with a note of what was cut")
+    func stderrBounded() async throws {
+        let (results, script) = try await runTwo(.chatty)
+        defer { script.remove() }
+        #expect(results.map(\.verdict) == [.passed, .passed])
+        let output = try #require(results[0].transcript?.clientOutput)
+        #expect(output.hasPrefix("[the first "))
+        #expect(output.contains("bytes of the adapter's stderr were cut]"))
+        #expect(output.hasSuffix("end of the flood\n"))
+        #expect(!output.contains("start of the flood"))
+        #expect(output.utf8.count < AdapterConnection.stderrLimit + 100)
+    }
+
+    @Test("a scenario's steps together get the scenario timeout, and the error says so")
+    func scenarioTimeout() async throws {
+        let scenario = try Fixtures.builtInScenario("refresh/keeps-refresh-token-when-response-omits-it")
+        let result = await ScenarioRunner(stepTimeout: .seconds(20), scenarioTimeout: .milliseconds(300)).run(scenario, with: HangingClientFactory())
+        #expect(problem(result) == "step 1 (login password): the scenario ran out of its 300ms of real time")
+    }
+
     @Test("a command that cannot be started is an error verdict, not a crash")
     func missingCommand() async throws {
         var profile = try ScriptAdapter().profile(.behaves)

@@ -9,6 +9,8 @@ struct ScriptAdapter {
     /// How the script's `login` answers, on the first launch only; later launches behave.
     enum Behaviour: String {
         case behaves, crashes, garbage, hangs
+        /// Writes 200 KiB to stderr at its login, then behaves.
+        case chatty
         /// Answers `hello` with protocol version 2, on every launch.
         case wrongProtocol = "wrong-protocol"
     }
@@ -46,6 +48,10 @@ struct ScriptAdapter {
                 with open(os.path.join(folder, "pids"), "a") as pids:
                     pids.write(f"{helper.pid}\n")
                 time.sleep(300)
+            elif op == "login" and behaviour == "chatty":
+                sys.stderr.write("start of the flood\n" + "x" * 200_000 + "\nend of the flood\n")
+                sys.stderr.flush()
+                answer(message, ok=False, error={"category": "unsupported", "message": "login is not implemented"})
             elif op == "request":
                 answer(message, ok=True, status=200, body=repr(time.time()))
             elif op in ("login", "restart", "complete_authorization"):
