@@ -105,7 +105,6 @@ final class AdapterProcess: Sendable {
             }
             offset += written
         }
-        bytes.removeAll()
     }
 
     /// Closes stdin: a well-behaved adapter exits when it reads end of file.
