@@ -34,9 +34,8 @@ struct ClientAuthenticator: Sendable {
     }
 
     static func basicCredentials(_ authorization: String) -> ClientCredentials? {
-        let parts = authorization.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "basic",
-              let data = Data(base64Encoded: String(parts[1]).trimmingCharacters(in: .whitespaces)),
+        guard let encoded = ProviderRequest.credentials(ofScheme: "basic", in: authorization),
+              let data = Data(base64Encoded: encoded),
               let decoded = String(data: data, encoding: .utf8),
               let colon = decoded.firstIndex(of: ":")
         else { return nil }

@@ -45,10 +45,28 @@ public struct ProviderRequest: Sendable, Equatable {
 
     /// The token of an `Authorization: Bearer …` header (the scheme is case-insensitive, RFC 6750 §2.1).
     public var bearerToken: String? {
-        guard let authorization = header("Authorization") else { return nil }
+        header("Authorization").flatMap { Self.credentials(ofScheme: "bearer", in: $0) }
+    }
+
+    /// What follows the scheme in an `Authorization` value such as `Basic dXNlcjpwdw==`, trimmed;
+    /// `nil` when the value uses another scheme. `scheme` is lowercase ASCII: schemes compare
+    /// case-insensitively (RFC 9110 §11.1), and folding ASCII alone spares a Unicode lowercasing.
+    static func credentials(ofScheme scheme: String, in authorization: String) -> String? {
         let parts = authorization.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        return String(parts[1]).trimmingCharacters(in: .whitespaces)
+        guard parts.count == 2, parts[0].utf8.elementsEqual(scheme.utf8, by: { ASCII.lowercased($0) == $1 }) else { return nil }
+        return trimmingWhitespace(parts[1])
+    }
+
+    /// `trimmingCharacters(in: .whitespaces)`, which costs a Foundation string bridge, done only
+    /// when an end holds something it might trim: tokens and credentials seldom have spaces around them.
+    private static func trimmingWhitespace(_ text: Substring) -> String {
+        func plainASCII(_ byte: UInt8?) -> Bool {
+            byte.map { $0 < 0x80 && $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") } ?? true
+        }
+        guard plainASCII(text.utf8.first), plainASCII(text.utf8.last) else {
+            return String(text).trimmingCharacters(in: .whitespaces)
+        }
+        return String(text)
     }
 }
 
@@ -115,10 +133,12 @@ public struct HeaderField: Sendable, Equatable {
     /// Header names compare case-insensitively (RFC 9110 §5.1). They are ASCII tokens, so an
     /// ASCII fold does it, without Foundation's locale-aware comparison on every request.
     func isNamed(_ other: String) -> Bool {
-        name.utf8.elementsEqual(other.utf8) { Self.asciiLowercased($0) == Self.asciiLowercased($1) }
+        name.utf8.elementsEqual(other.utf8) { ASCII.lowercased($0) == ASCII.lowercased($1) }
     }
+}
 
-    private static func asciiLowercased(_ byte: UInt8) -> UInt8 {
+enum ASCII {
+    static func lowercased(_ byte: UInt8) -> UInt8 {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
     }
 }
@@ -150,6 +170,9 @@ public struct FormField: Sendable, Equatable {
 
     /// Form encoding writes a space as `+`; everything else is percent-encoding.
     static func formDecode(_ text: String) -> String {
+        // Most names and values (grant_type=client_credentials) hold neither, and Foundation's
+        // replacing and percent-decoding cost more than the rest of a token request.
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else { return text }
         let spaced = text.replacingOccurrences(of: "+", with: " ")
         return spaced.removingPercentEncoding ?? spaced
     }
