@@ -138,12 +138,13 @@ final class HTTPExchangeHandler: ChannelInboundHandler, RemovableChannelHandler 
     }
 
     private func end(keepAlive: Bool, context: ChannelHandlerContext) {
-        let promise = context.eventLoop.makePromise(of: Void.self)
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: promise)
-        if !keepAlive {
-            let channel = context.channel
-            promise.futureResult.whenComplete { _ in channel.close(promise: nil) }
+        guard !keepAlive else {
+            // No promise: nothing waits for this write, and one per response is an allocation per request.
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            return
         }
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
     }
 
     /// Raw bytes straight to the socket: written from the response encoder's position, so they
