@@ -36,13 +36,11 @@ struct ClientAuthenticator: Sendable {
     static func basicCredentials(_ authorization: String) -> ClientCredentials? {
         guard let encoded = ProviderRequest.credentials(ofScheme: "basic", in: authorization),
               let data = Data(base64Encoded: encoded),
-              let decoded = String(data: data, encoding: .utf8),
-              let colon = decoded.firstIndex(of: ":")
+              let decoded = String(data: data, encoding: .utf8)
         else { return nil }
-        return ClientCredentials(
-            id: FormField.formDecode(String(decoded[..<colon])),
-            secret: FormField.formDecode(String(decoded[decoded.index(after: colon)...]))
-        )
+        let parts = decoded.splitASCII(":", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return nil }
+        return ClientCredentials(id: FormField.formDecode(String(parts[0])), secret: FormField.formDecode(String(parts[1])))
     }
 
     /// POST only, as RFC 6749 §3.2, RFC 7009 §2.1 and RFC 7662 §2.1 require.

@@ -28,7 +28,11 @@ public struct ProviderRequest: Sendable, Equatable {
         return FormField.decode(body)
     }
 
-    public var path: String { String(target.prefix { $0 != "?" }) }
+    public var path: String {
+        // Most targets have no query; then the path is the target, and no Characters need walking.
+        guard target.utf8.contains(UInt8(ascii: "?")) else { return target }
+        return String(target.prefix { $0 != "?" })
+    }
 
     public var queryItems: [FormField] {
         guard let mark = target.firstIndex(of: "?") else { return [] }
@@ -52,7 +56,7 @@ public struct ProviderRequest: Sendable, Equatable {
     /// `nil` when the value uses another scheme. `scheme` is lowercase ASCII: schemes compare
     /// case-insensitively (RFC 9110 §11.1), and folding ASCII alone spares a Unicode lowercasing.
     static func credentials(ofScheme scheme: String, in authorization: String) -> String? {
-        let parts = authorization.split(separator: " ", maxSplits: 1)
+        let parts = authorization.splitASCII(" ", maxSplits: 1)
         guard parts.count == 2, parts[0].utf8.elementsEqual(scheme.utf8, by: { ASCII.lowercased($0) == $1 }) else { return nil }
         return trimmingWhitespace(parts[1])
     }
@@ -143,6 +147,20 @@ enum ASCII {
     }
 }
 
+extension StringProtocol where SubSequence == Substring {
+    /// `split(separator:maxSplits:omittingEmptySubsequences:)` at an ASCII separator. In ASCII
+    /// text every Character is one byte or a CR LF pair, neither of which can hide the separator,
+    /// so the split runs on the bytes, without the grapheme breaking a split by Characters costs
+    /// on every request. Other text is split by Characters.
+    func splitASCII(_ separator: Unicode.Scalar, maxSplits: Int = .max, omittingEmptySubsequences: Bool = true) -> [Substring] {
+        guard utf8.allSatisfy({ $0 < 0x80 }) else {
+            return split(separator: Character(separator), maxSplits: maxSplits, omittingEmptySubsequences: omittingEmptySubsequences)
+        }
+        return utf8.split(separator: UInt8(ascii: separator), maxSplits: maxSplits, omittingEmptySubsequences: omittingEmptySubsequences)
+            .map { self[$0.startIndex..<$0.endIndex] }
+    }
+}
+
 extension [HeaderField] {
     /// The value of the first header with this name.
     func value(named name: String) -> String? {
@@ -160,8 +178,8 @@ public struct FormField: Sendable, Equatable {
 
     /// Decodes `application/x-www-form-urlencoded` text (also used for query strings).
     public static func decode(_ text: String) -> [FormField] {
-        text.split(separator: "&", omittingEmptySubsequences: true).map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        text.splitASCII("&").map { pair in
+            let parts = pair.splitASCII("=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = formDecode(String(parts[0]))
             let value = parts.count > 1 ? formDecode(String(parts[1])) : ""
             return FormField(name, value)
