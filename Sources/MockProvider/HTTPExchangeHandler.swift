@@ -131,9 +131,14 @@ final class HTTPExchangeHandler: ChannelInboundHandler, RemovableChannelHandler 
     }
 
     private func head(of response: ProviderResponse, bodySize: Int, version: HTTPVersion, keepAlive: Bool) -> HTTPResponseHead {
-        var headers = HTTPHeaders(response.headers.map { ($0.name, $0.value) })
-        headers.replaceOrAdd(name: "Content-Length", value: String(bodySize))
-        headers.replaceOrAdd(name: "Connection", value: keepAlive ? "keep-alive" : "close")
+        // The framing headers are the server's: scripted ones are dropped and the real ones go last.
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(response.headers.count + 2)
+        for field in response.headers where !field.isNamed("Content-Length") && !field.isNamed("Connection") {
+            headers.add(name: field.name, value: field.value)
+        }
+        headers.add(name: "Content-Length", value: String(bodySize))
+        headers.add(name: "Connection", value: keepAlive ? "keep-alive" : "close")
         return HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: response.status), headers: headers)
     }
 
