@@ -163,8 +163,8 @@ struct BufferedLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        let merged = metadata.merging(event.metadata ?? [:]) { _, explicit in explicit }
-        let pretty = merged.sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined()
+        let merged = event.metadata.map { metadata.merging($0) { _, explicit in explicit } } ?? metadata
+        let pretty = merged.isEmpty ? "" : merged.sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined()
         output.appendLine(afterTimestamp: " \(event.level) \(label):\(pretty) [\(event.source)] \(event.message)\n")
     }
 }
