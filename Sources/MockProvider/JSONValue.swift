@@ -34,8 +34,9 @@ public enum JSONValue: Sendable, Hashable {
 
     /// Writes the text JSONEncoder would, without it, when that text is beyond doubt: strings
     /// and keys of printable ASCII that need no escaping (so keys sort as their bytes do), and
-    /// no fractional numbers. Token and resource responses are such documents, and JSONEncoder
-    /// cost more than the rest of a token request. `false` (text incomplete): leave it to JSONEncoder.
+    /// no `.number` (how a Double prints is JSONEncoder's business). Token and resource
+    /// responses are such documents, and JSONEncoder cost more than the rest of a token
+    /// request. `false` (text incomplete): leave it to JSONEncoder.
     private func writePlainly(into text: inout String) -> Bool {
         switch self {
         case .null: text += "null"
