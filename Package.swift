@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "OAuthConformance", targets: ["OAuthConformance"]),
         .library(name: "MockProvider", targets: ["MockProvider"]),
         .executable(name: "conformance", targets: ["conformance-cli"]),
+        .executable(name: "reference-adapter", targets: ["reference-adapter"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
@@ -56,6 +57,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The reference client behind the adapter protocol (Adapters/swift/reference.yaml).
+        .executableTarget(
+            name: "reference-adapter",
+            dependencies: ["OAuthConformance", "MockProvider"]
+        ),
         .testTarget(
             name: "MockProviderTests",
             dependencies: [
@@ -67,7 +73,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OAuthConformanceTests",
-            dependencies: ["OAuthConformance", "MockProvider", "conformance-cli"]
+            dependencies: ["OAuthConformance", "MockProvider", "conformance-cli", "reference-adapter"]
         ),
     ]
 )

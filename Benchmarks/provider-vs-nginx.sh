@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Drives the mock provider's token endpoint and protected resource with wrk over loopback, and
 # nginx serving a static token JSON in the same run, then prints requests/s, p99 latency and the
-# provider/nginx ratio. Targets (issue 3): provider ≥ 50% of nginx's rate, p99 < 5 ms at 50
+# provider/nginx ratio, and the CPU time the server spent per request (user + system, all its
+# threads): on a machine shared with other work, rates swing from run to run, CPU per request much
+# less. Targets (issue 3): provider ≥ 50% of nginx's rate, p99 < 5 ms at 50
 # connections on a 2-core machine.
 #
 #   Benchmarks/provider-vs-nginx.sh [seconds-per-run] [connections]
@@ -40,7 +42,7 @@ trap cleanup EXIT
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
 
-# The provider, its log to a file (it logs every request).
+# The provider, its log to a file (it logs every request, buffered).
 provider_port=$(free_port)
 "$conformance" serve --port "$provider_port" --journal-capacity 10000 >"$work/provider.log" 2>&1 &
 provider_pid=$!
@@ -71,6 +73,7 @@ CONF
 nginx -c "$work/nginx/nginx.conf" -g 'daemon off;' &
 nginx_pid=$!
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$nginx_port/token" >/dev/null && break; sleep 0.1; done
+nginx_workers=$(pgrep -P "$nginx_pid" | paste -sd, -)
 
 cat >"$work/token.lua" <<LUA
 wrk.method = "POST"
@@ -79,27 +82,41 @@ wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
 wrk.headers["Authorization"] = "Basic $basic"
 LUA
 
-# Prints "requests/s p99-ms" for one wrk run.
+# CPU clock ticks (user + system) the processes given by id have used so far.
+cpu_ticks() {
+  local total=0 pid
+  for pid in "$@"; do total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat"))); done
+  echo "$total"
+}
+
+# Prints "requests/s p99-ms non-2xx server-µs-per-request" for one wrk run against the server
+# whose process ids (comma-separated) come first.
 measure() {
-  local output
+  local server_pids=${1//,/ } output before after
+  shift
+  # shellcheck disable=SC2086
+  before=$(cpu_ticks $server_pids)
   output=$(wrk -t"$threads" -c"$connections" -d"${duration}s" --latency "$@")
-  python3 - "$output" <<'PY'
+  # shellcheck disable=SC2086
+  after=$(cpu_ticks $server_pids)
+  python3 - "$output" "$((after - before))" "$(getconf CLK_TCK)" <<'PY'
 import re, sys
-text = sys.argv[1]
+text, ticks, ticks_per_second = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 rate = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
 value, unit = re.search(r"^\s+99%\s+([\d.]+)(us|ms|s)\s*$", text, re.M).groups()
 p99_ms = float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 errors = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
-print(f"{rate:.0f} {p99_ms:.2f} {errors.group(1) if errors else 0}")
+requests = int(re.search(r"(\d+) requests in", text).group(1))
+print(f"{rate:.0f} {p99_ms:.2f} {errors.group(1) if errors else 0} {ticks / ticks_per_second / requests * 1e6:.1f}")
 PY
 }
 
 echo "wrk: $threads threads, $connections connections, ${duration}s per run, loopback; $(nproc) cores"
-read -r nginx_rate nginx_p99 nginx_errors < <(measure -s "$work/token.lua" "http://127.0.0.1:$nginx_port/token")
-read -r token_rate token_p99 token_errors < <(measure -s "$work/token.lua" "http://127.0.0.1:$provider_port/token")
-read -r resource_rate resource_p99 resource_errors < <(measure -H "Authorization: Bearer $access_token" "http://127.0.0.1:$provider_port/resource")
+read -r nginx_rate nginx_p99 nginx_errors nginx_cpu < <(measure "$nginx_workers" -s "$work/token.lua" "http://127.0.0.1:$nginx_port/token")
+read -r token_rate token_p99 token_errors token_cpu < <(measure "$provider_pid" -s "$work/token.lua" "http://127.0.0.1:$provider_port/token")
+read -r resource_rate resource_p99 resource_errors resource_cpu < <(measure "$provider_pid" -H "Authorization: Bearer $access_token" "http://127.0.0.1:$provider_port/resource")
 
-printf '%-34s %12s %10s %8s %14s\n' target "requests/s" "p99 ms" "non-2xx" "vs nginx"
-printf '%-34s %12s %10s %8s %14s\n' "nginx, static token JSON" "$nginx_rate" "$nginx_p99" "$nginx_errors" "1.00"
-printf '%-34s %12s %10s %8s %14s\n' "provider, POST /token" "$token_rate" "$token_p99" "$token_errors" "$(python3 -c "print(f'{$token_rate/$nginx_rate:.2f}')")"
-printf '%-34s %12s %10s %8s %14s\n' "provider, GET /resource" "$resource_rate" "$resource_p99" "$resource_errors" "$(python3 -c "print(f'{$resource_rate/$nginx_rate:.2f}')")"
+printf '%-34s %12s %10s %8s %14s %18s\n' target "requests/s" "p99 ms" "non-2xx" "vs nginx" "server µs/request"
+printf '%-34s %12s %10s %8s %14s %18s\n' "nginx, static token JSON" "$nginx_rate" "$nginx_p99" "$nginx_errors" "1.00" "$nginx_cpu"
+printf '%-34s %12s %10s %8s %14s %18s\n' "provider, POST /token" "$token_rate" "$token_p99" "$token_errors" "$(python3 -c "print(f'{$token_rate/$nginx_rate:.2f}')")" "$token_cpu"
+printf '%-34s %12s %10s %8s %14s %18s\n' "provider, GET /resource" "$resource_rate" "$resource_p99" "$resource_errors" "$(python3 -c "print(f'{$resource_rate/$nginx_rate:.2f}')")" "$resource_cpu"

@@ -34,16 +34,13 @@ struct ClientAuthenticator: Sendable {
     }
 
     static func basicCredentials(_ authorization: String) -> ClientCredentials? {
-        let parts = authorization.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "basic",
-              let data = Data(base64Encoded: String(parts[1]).trimmingCharacters(in: .whitespaces)),
-              let decoded = String(data: data, encoding: .utf8),
-              let colon = decoded.firstIndex(of: ":")
+        guard let encoded = ProviderRequest.credentials(ofScheme: "basic", in: authorization),
+              let data = Data(base64Encoded: encoded),
+              let decoded = String(data: data, encoding: .utf8)
         else { return nil }
-        return ClientCredentials(
-            id: FormField.formDecode(String(decoded[..<colon])),
-            secret: FormField.formDecode(String(decoded[decoded.index(after: colon)...]))
-        )
+        let parts = decoded.splitASCII(":", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return nil }
+        return ClientCredentials(id: FormField.formDecode(String(parts[0])), secret: FormField.formDecode(String(parts[1])))
     }
 
     /// POST only, as RFC 6749 §3.2, RFC 7009 §2.1 and RFC 7662 §2.1 require.

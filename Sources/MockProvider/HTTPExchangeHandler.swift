@@ -152,19 +152,25 @@ final class HTTPExchangeHandler: ChannelInboundHandler, RemovableChannelHandler 
     }
 
     private func head(of response: ProviderResponse, bodySize: Int, version: HTTPVersion, keepAlive: Bool) -> HTTPResponseHead {
-        var headers = HTTPHeaders(response.headers.map { ($0.name, $0.value) })
-        headers.replaceOrAdd(name: "Content-Length", value: String(bodySize))
-        headers.replaceOrAdd(name: "Connection", value: keepAlive ? "keep-alive" : "close")
+        // The framing headers are the server's: scripted ones are dropped and the real ones go last.
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(response.headers.count + 2)
+        for field in response.headers where !field.isNamed("Content-Length") && !field.isNamed("Connection") {
+            headers.add(name: field.name, value: field.value)
+        }
+        headers.add(name: "Content-Length", value: String(bodySize))
+        headers.add(name: "Connection", value: keepAlive ? "keep-alive" : "close")
         return HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: response.status), headers: headers)
     }
 
     private func end(keepAlive: Bool, context: ChannelHandlerContext) {
-        let promise = context.eventLoop.makePromise(of: Void.self)
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: promise)
-        if !keepAlive {
-            let channel = context.channel
-            promise.futureResult.whenComplete { _ in channel.close(promise: nil) }
+        guard !keepAlive else {
+            // No promise: nothing waits for this write, and one per response is an allocation per request.
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            return
         }
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
     }
 
     /// Raw bytes straight to the socket: written from the response encoder's position, so they

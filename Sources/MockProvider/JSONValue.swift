@@ -23,11 +23,56 @@ public enum JSONValue: Sendable, Hashable {
 
     /// Compact JSON text with sorted keys, so bodies are stable in transcripts.
     public func serialized() -> String {
+        var text = ""
+        if writePlainly(into: &text) { return text }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding a JSONValue cannot fail: every case maps to a JSON value.
         let data = (try? encoder.encode(self)) ?? Data("null".utf8)
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Writes the text JSONEncoder would, without it, when that text is beyond doubt: strings
+    /// and keys of printable ASCII that need no escaping (so keys sort as their bytes do), and
+    /// no `.number` (how a Double prints is JSONEncoder's business). Token and resource
+    /// responses are such documents, and JSONEncoder cost more than the rest of a token
+    /// request. `false` (text incomplete): leave it to JSONEncoder.
+    private func writePlainly(into text: inout String) -> Bool {
+        switch self {
+        case .null: text += "null"
+        case .bool(let value): text += value ? "true" : "false"
+        case .integer(let value): text += String(value)
+        case .number: return false
+        case .string(let value):
+            guard Self.needsNoEscaping(value) else { return false }
+            text += "\""
+            text += value
+            text += "\""
+        case .array(let elements):
+            text += "["
+            for (index, element) in elements.enumerated() {
+                if index > 0 { text += "," }
+                guard element.writePlainly(into: &text) else { return false }
+            }
+            text += "]"
+        case .object(let members):
+            guard members.keys.allSatisfy(Self.needsNoEscaping) else { return false }
+            text += "{"
+            for (index, (key, value)) in members.sorted(by: { $0.key < $1.key }).enumerated() {
+                if index > 0 { text += "," }
+                text += "\""
+                text += key
+                text += "\":"
+                guard value.writePlainly(into: &text) else { return false }
+            }
+            text += "}"
+        }
+        return true
+    }
+
+    /// Printable ASCII other than `"` and `\`: written as is by any JSON encoder.
+    private static func needsNoEscaping(_ text: String) -> Bool {
+        text.utf8.allSatisfy { (0x20...0x7E).contains($0) && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
     }
 
     /// Parses JSON text; `nil` when the text is not JSON.

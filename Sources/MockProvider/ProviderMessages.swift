@@ -28,7 +28,11 @@ public struct ProviderRequest: Sendable, Equatable {
         return FormField.decode(body)
     }
 
-    public var path: String { String(target.prefix { $0 != "?" }) }
+    public var path: String {
+        // Most targets have no query; then the path is the target, and no Characters need walking.
+        guard target.utf8.contains(UInt8(ascii: "?")) else { return target }
+        return String(target.prefix { $0 != "?" })
+    }
 
     public var queryItems: [FormField] {
         guard let mark = target.firstIndex(of: "?") else { return [] }
@@ -45,10 +49,28 @@ public struct ProviderRequest: Sendable, Equatable {
 
     /// The token of an `Authorization: Bearer …` header (the scheme is case-insensitive, RFC 6750 §2.1).
     public var bearerToken: String? {
-        guard let authorization = header("Authorization") else { return nil }
-        let parts = authorization.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        return String(parts[1]).trimmingCharacters(in: .whitespaces)
+        header("Authorization").flatMap { Self.credentials(ofScheme: "bearer", in: $0) }
+    }
+
+    /// What follows the scheme in an `Authorization` value such as `Basic dXNlcjpwdw==`, trimmed;
+    /// `nil` when the value uses another scheme. `scheme` is lowercase ASCII: schemes compare
+    /// case-insensitively (RFC 9110 §11.1), and folding ASCII alone spares a Unicode lowercasing.
+    static func credentials(ofScheme scheme: String, in authorization: String) -> String? {
+        let parts = authorization.splitASCII(" ", maxSplits: 1)
+        guard parts.count == 2, parts[0].utf8.elementsEqual(scheme.utf8, by: { ASCII.lowercased($0) == $1 }) else { return nil }
+        return trimmingWhitespace(parts[1])
+    }
+
+    /// `trimmingCharacters(in: .whitespaces)`, which costs a Foundation string bridge, done only
+    /// when an end holds something it might trim: tokens and credentials seldom have spaces around them.
+    private static func trimmingWhitespace(_ text: Substring) -> String {
+        func plainASCII(_ byte: UInt8?) -> Bool {
+            byte.map { $0 < 0x80 && $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") } ?? true
+        }
+        guard plainASCII(text.utf8.first), plainASCII(text.utf8.last) else {
+            return String(text).trimmingCharacters(in: .whitespaces)
+        }
+        return String(text)
     }
 }
 
@@ -115,11 +137,27 @@ public struct HeaderField: Sendable, Equatable {
     /// Header names compare case-insensitively (RFC 9110 §5.1). They are ASCII tokens, so an
     /// ASCII fold does it, without Foundation's locale-aware comparison on every request.
     func isNamed(_ other: String) -> Bool {
-        name.utf8.elementsEqual(other.utf8) { Self.asciiLowercased($0) == Self.asciiLowercased($1) }
+        name.utf8.elementsEqual(other.utf8) { ASCII.lowercased($0) == ASCII.lowercased($1) }
     }
+}
 
-    private static func asciiLowercased(_ byte: UInt8) -> UInt8 {
+enum ASCII {
+    static func lowercased(_ byte: UInt8) -> UInt8 {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
+    }
+}
+
+extension StringProtocol where SubSequence == Substring {
+    /// `split(separator:maxSplits:omittingEmptySubsequences:)` at an ASCII separator. In ASCII
+    /// text every Character is one byte or a CR LF pair, neither of which can hide the separator,
+    /// so the split runs on the bytes, without the grapheme breaking a split by Characters costs
+    /// on every request. Other text is split by Characters.
+    func splitASCII(_ separator: Unicode.Scalar, maxSplits: Int = .max, omittingEmptySubsequences: Bool = true) -> [Substring] {
+        guard utf8.allSatisfy({ $0 < 0x80 }) else {
+            return split(separator: Character(separator), maxSplits: maxSplits, omittingEmptySubsequences: omittingEmptySubsequences)
+        }
+        return utf8.split(separator: UInt8(ascii: separator), maxSplits: maxSplits, omittingEmptySubsequences: omittingEmptySubsequences)
+            .map { self[$0.startIndex..<$0.endIndex] }
     }
 }
 
@@ -140,8 +178,8 @@ public struct FormField: Sendable, Equatable {
 
     /// Decodes `application/x-www-form-urlencoded` text (also used for query strings).
     public static func decode(_ text: String) -> [FormField] {
-        text.split(separator: "&", omittingEmptySubsequences: true).map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        text.splitASCII("&").map { pair in
+            let parts = pair.splitASCII("=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = formDecode(String(parts[0]))
             let value = parts.count > 1 ? formDecode(String(parts[1])) : ""
             return FormField(name, value)
@@ -150,6 +188,9 @@ public struct FormField: Sendable, Equatable {
 
     /// Form encoding writes a space as `+`; everything else is percent-encoding.
     static func formDecode(_ text: String) -> String {
+        // Most names and values (grant_type=client_credentials) hold neither, and Foundation's
+        // replacing and percent-decoding cost more than the rest of a token request.
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else { return text }
         let spaced = text.replacingOccurrences(of: "+", with: " ")
         return spaced.removingPercentEncoding ?? spaced
     }

@@ -62,7 +62,7 @@ public final class ProviderServer: Sendable {
     ) async throws -> ProviderServer {
         let connections = ConnectionRegistry()
         let variant = provider.settings.tls
-        let pki = try variant.map { _ in try TestPKI() }
+        let pki = try variant.map { _ in try TestPKI(alsoAt: provider.clock.now) }
         let tlsContext = try variant.flatMap { variant in try pki.map { try makeTLSContext($0.identity(variant)) } }
         var listeners: [Channel] = []
         do {

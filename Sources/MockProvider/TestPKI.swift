@@ -38,12 +38,17 @@ public struct TestPKI: Sendable {
         identities[variant]!  // minted for every case in init
     }
 
-    public init(now: Date = Date()) throws {
+    /// Certificates valid (or, for `expired`, expired) at `now` and also at `alsoAt`: the
+    /// scenario's virtual time, which is what a client living on it (under libfaketime) checks
+    /// validity against.
+    public init(now realNow: Date = Date(), alsoAt other: Date? = nil) throws {
+        let now = min(realNow, other ?? realNow)
+        let latest = max(realNow, other ?? realNow)
         let caKey = P256.Signing.PrivateKey()
         let caName = try DistinguishedName { CommonName("OAuthConformance test CA") }
         let ca = try Certificate(
             version: .v3, serialNumber: .init(), publicKey: .init(caKey.publicKey),
-            notValidBefore: now - 3600, notValidAfter: now + 7 * 86_400,
+            notValidBefore: now - 3600, notValidAfter: latest + 7 * 86_400,
             issuer: caName, subject: caName, signatureAlgorithm: .ecdsaWithSHA256,
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
@@ -73,7 +78,7 @@ public struct TestPKI: Sendable {
             return ServerIdentity(certificateDER: serializer.serializedBytes, privateKeyPEM: key.pemRepresentation)
         }
         let local = ["localhost", "127.0.0.1"]
-        let tomorrow = now + 86_400
+        let tomorrow = latest + 86_400
         identities = [
             .valid: try leaf(key: pinnedKey, hosts: local, notAfter: tomorrow),
             .selfSigned: try leaf(key: P256.Signing.PrivateKey(), hosts: local, notAfter: tomorrow, selfSigned: true),

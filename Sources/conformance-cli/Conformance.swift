@@ -14,6 +14,9 @@ struct Conformance: AsyncParsableCommand {
 @main
 enum Entry {
     static func main() async {
+        // Without this, a closed pipe (`conformance run | head -1`) kills the process before
+        // it writes its reports; with it, the write fails with EPIPE and Console stops writing.
+        signal(SIGPIPE, SIG_IGN)
         do {
             var command = try Conformance.parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
@@ -44,6 +47,18 @@ extension ExitCode {
 
 enum Console {
     static func error(_ message: String) {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        write(message + "\n", to: STDERR_FILENO)
+    }
+
+    /// Writes all of `text`, or as much as the reader takes: a reader that went away (`| head`)
+    /// ends the output, not the run, which still writes its reports and exits with its verdict.
+    static func write(_ text: String, to descriptor: Int32) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { return }
+            bytes = bytes.dropFirst(written)
+        }
     }
 }

@@ -41,6 +41,6 @@ extension Console {
     /// A line on standard output, unbuffered, so a log shows progress as it happens and a
     /// run stopped by a signal loses nothing it printed.
     static func out(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        write(line + "\n", to: STDOUT_FILENO)
     }
 }

@@ -8,12 +8,14 @@ import OAuthConformance
 /// is 128 + the signal (130, 143).
 struct Run: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run scenarios against the bundled reference client and write a JUnit report.",
+        abstract: "Run scenarios against a client (the bundled reference client unless --client names a profile) and write a JUnit report.",
         discussion: "Exit status: 0 every scenario passed, 1 one failed or errored, 2 bad input or a report not written, 130/143 interrupted by SIGINT/SIGTERM."
     )
 
     @Argument(help: "Scenario files or directories, searched for .yaml and .yml files.")
-    var paths: [String] = ["Scenarios"]
+    var paths: [String] = Self.defaultPaths
+
+    static let defaultPaths = ["Scenarios"]
 
     @Option(help: "Where to write the JUnit XML report.")
     var junit = "Reports/junit.xml"
@@ -40,27 +42,54 @@ struct Run: AsyncParsableCommand {
     ))
     var defect: String?
 
+    @Option(help: ArgumentHelp(
+        "Run the client a profile file describes, through its adapter process (docs/adapter-protocol.md).",
+        valueName: "profile.yaml"
+    ))
+    var client: String?
+
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         if let defect, !DefectiveClient.catalogue.contains(where: { $0.name == defect }) {
             throw ValidationError("unknown defect '\(defect)'; known: \(DefectiveClient.catalogue.map(\.name).joined(separator: ", "))")
         }
+        if defect != nil, client != nil {
+            throw ValidationError("--defect varies the reference client; it cannot be used with --client")
+        }
     }
 
-    private var client: any ClientFactory {
-        DefectiveClient.catalogue.first { $0.name == defect }?.factory ?? ReferenceClientFactory()
+    /// The client under test, and the runner that suits it: an adapter's timeouts come from its profile.
+    private func clientUnderTest() throws -> (factory: any ClientFactory, runner: ScenarioRunner, adapter: AdapterClientFactory?) {
+        guard let client else {
+            let factory = DefectiveClient.catalogue.first { $0.name == defect }?.factory ?? ReferenceClientFactory()
+            return (factory, ScenarioRunner(), nil)
+        }
+        let loaded = AdapterProfileLoader.load(path: client)
+        loaded.diagnostics.forEach { Console.error($0.description) }
+        guard let profile = loaded.profile, !loaded.hasErrors else {
+            Console.error("conformance: the client profile \(client) has errors; nothing was run")
+            throw ExitCode.inputError
+        }
+        let adapter = AdapterClientFactory(profile: profile)
+        return (adapter, profile.scenarioRunner, adapter)
     }
 
     func run() async throws {
         let loaded = try ScenarioInput.load(paths, doing: "nothing was run")
         let scenarios = shard?.select(loaded) ?? loaded
+        let (factory, runner, adapter) = try clientUnderTest()
+        // Against the whole built-in suite only: a part of it leaves entries unmatched on purpose.
+        let wholeSuite = paths == Self.defaultPaths
+        for stale in ExpectedFailures(factory.profile.expectedFailures).unmatched(by: loaded.map(\.id)) where wholeSuite {
+            Console.error("conformance: warning: expected_failures names \(stale.scenario), which matches no scenario")
+        }
 
         let console = ConsoleReport(colour: ConsoleReport.wantsColour(
             environment: ProcessInfo.processInfo.environment, isTerminal: isatty(STDOUT_FILENO) == 1
         ))
-        let suite = Task { [client, jobs] in
+        let suite = Task { [factory, jobs] in
             var done = 0
-            return await SuiteRunner(jobs: jobs).run(scenarios, with: client) { result in
+            return await SuiteRunner(scenarioRunner: runner, jobs: jobs).run(scenarios, with: factory) { result in
                 done += 1
                 Console.out(console.line(for: result, progress: (done, scenarios.count)))
                 console.details(for: result).forEach(Console.out)
@@ -68,8 +97,10 @@ struct Run: AsyncParsableCommand {
         }
         let signals = InterruptSignals { suite.cancel() }
         var run = await suite.value
+        await adapter?.stop()
         signals.stop()
         run.shard = shard
+        run.profileFile = client
 
         let result = ConformanceResult(run)
         console.table(for: result).forEach(Console.out)

@@ -62,6 +62,19 @@ struct CommandLineTests {
         #expect(!FileManager.default.fileExists(atPath: report.path))
     }
 
+    @Test("a reader that stops early (| head -1) ends the output, not the run: the report is still written and the status is the verdict's")
+    func closedPipe() throws {
+        let directory = try PackageFiles.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let report = directory.appendingPathComponent("junit.xml")
+        let bash = try #require(ProcessRun.which("bash"))
+        let run = try ProcessRun.run(bash, [
+            "-c", "set -o pipefail; '\(PackageFiles.conformanceExecutable.path)' run --junit '\(report.path)' | head -1 >/dev/null",
+        ])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(FileManager.default.fileExists(atPath: report.path))
+    }
+
     @Test("--defect runs a defective reference client, which the suite catches: exit 1")
     func defectiveClientFails() throws {
         let directory = try PackageFiles.temporaryDirectory()

@@ -91,7 +91,7 @@ struct OverlapCountingClientFactory: ClientFactory {
     let counter = OverlapCounter()
     /// The call (counted from 1) that reports a failure, to see it surface in checks.
     var failingCall: Int?
-    var profile: ClientProfile { ClientProfile(name: "overlap", version: "1", capabilities: [], refreshWindow: nil) }
+    var profile: ClientProfile { ClientProfile(name: "overlap", version: "1", capabilities: [.concurrency], refreshWindow: nil) }
 
     func makeClient(for environment: ClientEnvironment) async throws -> any ClientUnderTest {
         OverlapCountingClient(counter: counter, failingCall: failingCall)

@@ -24,6 +24,18 @@ public protocol ClientUnderTest: Sendable {
     func restart() async -> ClientOutcome
     /// The tokens the client holds now, as it would use them; `nil` when it holds none.
     func storedTokens() async -> StoredTokens?
+    /// Makes the calls all at once, as a `concurrently` step asks: one outcome each, in order.
+    /// The default starts each call in a task of its own.
+    func perform(concurrently calls: [ClientCall]) async -> [ClientOutcome]
+    /// Virtual time moved (an `advance` step). An in-process client reads `ClientEnvironment.clock`
+    /// whenever it likes; this is for a client with timers of its own, or one that must be told.
+    func clockAdvanced() async
+    /// Why the client can no longer be driven, once it cannot: an adapter process that crashed,
+    /// printed something that is not the protocol, or did not answer in time. The runner asks
+    /// after every step and ends the scenario with an error verdict that quotes this.
+    func fault() async -> String?
+    /// What the client printed during the scenario (an adapter's stderr), for the report.
+    func capturedOutput() async -> String?
     /// Releases connections and other resources.
     func shutdown() async
 }
@@ -42,6 +54,38 @@ extension ClientUnderTest {
     }
 
     public func storedTokens() async -> StoredTokens? { nil }
+
+    public func perform(concurrently calls: [ClientCall]) async -> [ClientOutcome] {
+        await withTaskGroup(of: (Int, ClientOutcome).self) { group in
+            for (index, call) in calls.enumerated() {
+                group.addTask { (index, await call.perform(on: self)) }
+            }
+            var outcomes: [(Int, ClientOutcome)] = []
+            for await outcome in group { outcomes.append(outcome) }
+            return outcomes.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+    }
+
+    public func clockAdvanced() async {}
+
+    public func fault() async -> String? { nil }
+
+    public func capturedOutput() async -> String? { nil }
+}
+
+/// One call of a `concurrently` step.
+public enum ClientCall: Sendable, Equatable {
+    case login(GrantType)
+    case request(method: String, url: String)
+    case restart
+
+    public func perform(on client: some ClientUnderTest) async -> ClientOutcome {
+        switch self {
+        case .login(let grant): await client.login(grant)
+        case .request(let method, let url): await client.request(method: method, url: url)
+        case .restart: await client.restart()
+        }
+    }
 }
 
 /// The tokens a client holds, as it reports them.
@@ -108,12 +152,64 @@ public struct ClientProfile: Sendable, Equatable {
     public var capabilities: Set<Capability>
     /// How long before expiry the client refreshes proactively.
     public var refreshWindow: Duration?
+    /// What the client makes of a token response without `expires_in`; `nil` when it does not say.
+    public var missingExpiresIn: MissingExpiresInPolicy?
+    /// Scenarios the client is known to fail: reported as expected failures, not as failures,
+    /// so CI stays green on known gaps; one of them that passes is reported as a failure.
+    public var expectedFailures: [ExpectedFailure]
 
-    public init(name: String, version: String, capabilities: Set<Capability>, refreshWindow: Duration?) {
+    public init(
+        name: String, version: String, capabilities: Set<Capability>, refreshWindow: Duration?,
+        missingExpiresIn: MissingExpiresInPolicy? = nil, expectedFailures: [ExpectedFailure] = []
+    ) {
         self.name = name
         self.version = version
         self.capabilities = capabilities
         self.refreshWindow = refreshWindow
+        self.missingExpiresIn = missingExpiresIn
+        self.expectedFailures = expectedFailures
+    }
+}
+
+/// What a client makes of an access token whose response carried no `expires_in` (RFC 6749 §5.1
+/// makes it optional).
+public enum MissingExpiresInPolicy: Sendable, Equatable {
+    /// The token is used until the resource rejects it.
+    case neverExpires
+    /// The client assumes this lifetime.
+    case assumedLifetime(Duration)
+}
+
+/// A scenario a client is known to fail, as its profile lists it.
+public struct ExpectedFailure: Sendable, Equatable {
+    /// A scenario id; `*` matches any run of characters, so `errors/token-error-surfaced/*`
+    /// covers every row of a matrix.
+    public var scenario: String
+    /// Why it fails: the known gap, for the report.
+    public var reason: String
+
+    public init(scenario: String, reason: String) {
+        self.scenario = scenario
+        self.reason = reason
+    }
+
+    public func matches(_ id: String) -> Bool {
+        Self.matches(Substring(scenario), Substring(id))
+    }
+
+    private static func matches(_ pattern: Substring, _ text: Substring) -> Bool {
+        guard let first = pattern.first else { return text.isEmpty }
+        if first == "*" {
+            let rest = pattern.dropFirst()
+            var tail = text
+            while true {
+                if matches(rest, tail) { return true }
+                guard !tail.isEmpty else { return false }
+                tail = tail.dropFirst()
+            }
+        }
+        guard let character = text.first, character == first else { return false }
+        return matches(pattern.dropFirst(), text.dropFirst())
     }
 }
 
@@ -136,11 +232,14 @@ public struct ClientFailure: Error, Sendable, Equatable {
     /// The RFC 6749 §5.2 `error` code, when the provider sent one.
     public var oauthError: String?
     public var message: String
+    /// The client library's own name for the error (an exception class, say), for the report.
+    public var errorType: String?
 
-    public init(_ category: ErrorCategory, oauthError: String? = nil, message: String) {
+    public init(_ category: ErrorCategory, oauthError: String? = nil, message: String, errorType: String? = nil) {
         self.category = category
         self.oauthError = oauthError
         self.message = message
+        self.errorType = errorType
     }
 }
 

@@ -36,17 +36,7 @@ public enum ScenarioLoader {
             return []
         }
         let reader = YAMLReader(file: file, diagnostics: diagnostics)
-        let root: Node
-        do {
-            guard let document = try Yams.compose(yaml: text) else {
-                diagnostics.error("the file is empty; it should hold a scenario", at: SourceLocation(file: file, line: 1, column: 1))
-                return []
-            }
-            root = document
-        } catch {
-            diagnostics.error(YAMLSyntaxProblem(error).message, at: YAMLSyntaxProblem(error).location(in: file))
-            return []
-        }
+        guard let root = YAMLSyntaxProblem.document(text, file: file, holding: "a scenario", diagnostics: diagnostics) else { return [] }
         let items: [Node] = if case .sequence(let items) = root { Array(items) } else { [root] }
         if items.isEmpty { reader.error("the file holds an empty list; it should hold a scenario or a list of them", at: root) }
         return items.flatMap { decodeExpanded($0, reader: reader) }
@@ -108,9 +98,26 @@ public enum ScenarioLoader {
 }
 
 /// A YAML syntax error as a message and a position.
-private struct YAMLSyntaxProblem {
+/// A YAML syntax error as a diagnostic, with the position Yams reports.
+struct YAMLSyntaxProblem {
     let message: String
     let mark: Mark?
+
+    /// The file's YAML document, or `nil` with the problem reported: a syntax error, or an empty
+    /// file where one should hold `what`.
+    static func document(_ text: String, file: String, holding what: String, diagnostics: DiagnosticCollector) -> Node? {
+        do {
+            guard let document = try Yams.compose(yaml: text) else {
+                diagnostics.error("the file is empty; it should hold \(what)", at: SourceLocation(file: file, line: 1, column: 1))
+                return nil
+            }
+            return document
+        } catch {
+            let problem = YAMLSyntaxProblem(error)
+            diagnostics.error(problem.message, at: problem.location(in: file))
+            return nil
+        }
+    }
 
     init(_ error: any Error) {
         guard let yamlError = error as? YamlError else {

@@ -25,6 +25,7 @@ extension ScenarioRecord {
         case .failed: (.failed, nil)
         case .skipped(let reason): (.skipped, reason)
         case .error(let problem): (.error, problem)
+        case .expectedFailure(let reason): (.expectedFailure, reason)
         }
         let evidence = Set(result.failedChecks.flatMap(\.evidence))
         self.init(

@@ -40,9 +40,14 @@ public struct ConformanceResult: Codable, Sendable, Equatable {
         scenarios.count { $0.verdict == verdict }
     }
 
-    /// `2 passed, 1 failed, 0 skipped, 0 errors`.
+    /// `2 passed, 1 failed, 0 skipped, 0 errors`, then `, 3 expected failures` when there are any.
     public var tally: String {
-        VerdictRecord.allCases.map { "\(count($0)) \($0 == .error ? "errors" : $0.rawValue)" }.joined(separator: ", ")
+        shownVerdicts.map { "\(count($0)) \($0.plural)" }.joined(separator: ", ")
+    }
+
+    /// The verdicts reports count in columns: expected failures only when the run has some.
+    public var shownVerdicts: [VerdictRecord] {
+        VerdictRecord.shown(includingExpectedFailures: count(.expectedFailure) > 0)
     }
 
     /// No failures and no errors; skipped scenarios do not spoil a run.
@@ -142,6 +147,22 @@ public struct ScenarioRecord: Codable, Sendable, Equatable {
 
 public enum VerdictRecord: String, Codable, Sendable, CaseIterable {
     case passed, failed, skipped, error
+    /// Failed as the client's profile says it will (`expected_failures`): not held against it.
+    case expectedFailure = "expected_failure"
+
+    /// `errors`, `expected failures`: how a count of them reads.
+    public var plural: String {
+        switch self {
+        case .error: "errors"
+        case .expectedFailure: "expected failures"
+        case .passed, .failed, .skipped: rawValue
+        }
+    }
+
+    /// The four verdicts every report counts, then expected failures when asked for.
+    public static func shown(includingExpectedFailures: Bool) -> [VerdictRecord] {
+        includingExpectedFailures ? allCases : allCases.filter { $0 != .expectedFailure }
+    }
 }
 
 public struct CheckRecord: Codable, Sendable, Equatable {

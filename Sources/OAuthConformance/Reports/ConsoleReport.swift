@@ -28,6 +28,7 @@ public struct ConsoleReport: Sendable {
         case .failed: ("FAIL", .red, "\(id)  \(time)")
         case .skipped(let reason): ("SKIP", .yellow, "\(id)  (\(reason))")
         case .error(let problem): ("ERROR", .magenta, "\(id)  \(problem)")
+        case .expectedFailure(let reason): ("XFAIL", .yellow, "\(id)  (expected failure: \(reason))")
         }
         let line = label(verdict, colour) + String(repeating: " ", count: 7 - verdict.count) + shown(rest)
         guard let progress, progress.total > Self.progressThreshold else { return line }
@@ -39,7 +40,7 @@ public struct ConsoleReport: Sendable {
     /// Why the scenario did not pass, with its timeline; empty for a pass or a skip.
     public func details(for result: ScenarioResult) -> [String] {
         switch result.verdict {
-        case .passed, .skipped: return []
+        case .passed, .skipped, .expectedFailure: return []
         case .failed, .error:
             var lines = ["       \(result.scenario.title) [\(result.scenario.level.rawValue); \(result.scenario.spec.joined(separator: ", "))]"]
             for check in result.failedChecks {
@@ -56,7 +57,7 @@ public struct ConsoleReport: Sendable {
         }
     }
 
-    /// Counts by area, then the whole run:
+    /// Counts by area, then the whole run (and a column of expected failures when there are any):
     /// ```
     /// area      passed  failed  skipped  errors
     /// refresh        2       0        0       0
@@ -64,11 +65,12 @@ public struct ConsoleReport: Sendable {
     public func table(for result: ConformanceResult) -> [String] {
         let rows = result.scenariosByArea.map { ($0.area, $0.scenarios) } + [("all", result.scenarios)]
         let width = max(4, rows.map(\.0.count).max() ?? 0)
-        let header = "area".padding(toLength: width, withPad: " ", startingAt: 0) + "  passed  failed  skipped  errors"
+        let columns = result.shownVerdicts.map { "  " + ($0 == .error ? "errors" : $0 == .expectedFailure ? "xfail" : $0.rawValue) }
+        let header = "area".padding(toLength: width, withPad: " ", startingAt: 0) + columns.joined()
         return [header] + rows.map { area, scenarios in
-            let counts = VerdictRecord.allCases.map { verdict in scenarios.count { $0.verdict == verdict } }
+            let counts = result.shownVerdicts.map { verdict in scenarios.count { $0.verdict == verdict } }
             return area.padding(toLength: width, withPad: " ", startingAt: 0)
-                + zip(counts, [8, 8, 9, 8]).map { count, column in String(repeating: " ", count: max(0, column - String(count).count)) + String(count) }.joined()
+                + zip(counts, columns).map { count, column in String(repeating: " ", count: max(0, column.count - String(count).count)) + String(count) }.joined()
         }
     }
 

@@ -44,7 +44,8 @@ public struct JUnitReport: Sendable {
                 ("tests", "\(scenarios.count)"),
                 ("failures", "\(scenarios.count { $0.verdict == .failed })"),
                 ("errors", "\(scenarios.count { $0.verdict == .error })"),
-                ("skipped", "\(scenarios.count { $0.verdict == .skipped })"),
+                // Expected failures are skipped cases, as pytest reports its xfail: shown, not failing the build.
+                ("skipped", "\(scenarios.count { $0.verdict == .skipped || $0.verdict == .expectedFailure })"),
                 ("time", Self.seconds(milliseconds: scenarios.reduce(0) { $0 + $1.milliseconds })),
                 ("timestamp", Self.timestamp(result.startedAt)),
                 ("hostname", "localhost"),
@@ -104,6 +105,9 @@ public struct JUnitReport: Sendable {
         case .skipped:
             let reason = ReportText.capped(scenario.reason ?? "skipped", to: messageLimit)
             xml.element("skipped", [("message", reason)], content: reason)
+        case .expectedFailure:
+            let reason = ReportText.capped("expected failure: " + (scenario.reason ?? "listed in the profile"), to: messageLimit)
+            xml.element("skipped", [("message", reason)], content: cutExplanation ?? explanation)
         case .error:
             let problem = ReportText.capped(scenario.reason ?? "error", to: messageLimit)
             xml.element("error", [("message", problem), ("type", "harness")], content: cutExplanation ?? explanation)

@@ -20,15 +20,24 @@ public struct MarkdownReport: Sendable {
         lines.append("\(result.conforms ? "✅" : "❌") \(result.scenarios.count) scenarios: \(result.tally) "
             + "in \(JUnitReport.seconds(milliseconds: result.milliseconds)) s (\(context.joined(separator: ", ")))"
             + (result.interrupted ? " — **interrupted**" : ""))
-        lines += ["", "| Area | Passed | Failed | Skipped | Errors |", "|---|---:|---:|---:|---:|"]
+        let columns = result.shownVerdicts
+        lines += [
+            "", "| Area | " + columns.map { $0.plural.prefix(1).uppercased() + $0.plural.dropFirst() }.joined(separator: " | ") + " |",
+            "|---|" + String(repeating: "---:|", count: columns.count),
+        ]
         for (area, scenarios) in result.scenariosByArea {
-            let counts = VerdictRecord.allCases.map { verdict in String(scenarios.count { $0.verdict == verdict }) }
+            let counts = columns.map { verdict in String(scenarios.count { $0.verdict == verdict }) }
             lines.append("| \(Self.html(area)) | \(counts.joined(separator: " | ")) |")
         }
         let notPassing = result.scenarios.filter { $0.verdict == .failed || $0.verdict == .error }
         if !notPassing.isEmpty {
             lines += ["", "### Not passing", ""]
             for scenario in notPassing { lines += details(scenario) }
+        }
+        let expected = result.scenarios.filter { $0.verdict == .expectedFailure }
+        if !expected.isEmpty {
+            lines += ["", "### Expected failures", ""]
+            lines += expected.map { "- <code>\(Self.html($0.id))</code>: \(Self.html($0.reason ?? "expected failure"))" }
         }
         let skipped = result.scenarios.filter { $0.verdict == .skipped }
         if !skipped.isEmpty {

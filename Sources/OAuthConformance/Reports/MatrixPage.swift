@@ -46,7 +46,7 @@ public struct MatrixPage: Sendable {
 
     private func summary(_ results: [ConformanceResult]) -> String {
         var html = "<table class=\"summary\">\n<thead><tr><th>Client</th><th>Capabilities</th><th>Refresh window</th>"
-            + "<th>Passed</th><th>Failed</th><th>Skipped</th><th>Errors</th><th>Time</th></tr></thead>\n<tbody>\n"
+            + "<th>Passed</th><th>Failed</th><th>Skipped</th><th>Errors</th><th>Expected failures</th><th>Time</th></tr></thead>\n<tbody>\n"
         for result in results {
             let client = result.client
             html += "<tr class=\"\(result.conforms ? "conforms" : "nonconforming")\"><th>\(Self.escaped(client.label))"
@@ -92,6 +92,7 @@ public struct MatrixPage: Sendable {
         case .failed: "FAIL"
         case .skipped: "SKIP"
         case .error: "ERROR"
+        case .expectedFailure: "XFAIL"
         }
     }
 
@@ -129,6 +130,7 @@ public struct MatrixPage: Sendable {
         .cell.failed { background: #ffebe9; color: #a40e26; border-color: #ff8182; }
         .cell.skipped { background: #f6f8fa; color: #59636e; border-color: #d1d9e0; }
         .cell.error { background: #fff8c5; color: #7d4e00; border-color: #d4a72c; }
+        .cell.expected_failure { background: #f6f8fa; color: #8c959f; border-color: #d1d9e0; font-style: italic; }
         .cell.not-run { color: #8c959f; cursor: default; }
         .note { color: #9a6700; font-weight: normal; }
         dialog { width: min(1100px, 92vw); max-height: 86vh; border: 1px solid #d1d9e0; border-radius: 8px; padding: 0; }

@@ -38,6 +38,7 @@ public enum TimelineText {
         case .client(.success(let status, _)): "success (\(status))"
         case .client(.failure(let failure)):
             "error \(failure.category.rawValue)\(failure.oauthError.map { " \($0)" } ?? ""): \(failure.message)"
+                + (failure.errorType.map { " [\($0)]" } ?? "")
         case .clients(let outcomes): Tally.text(outcomes.map { describe(.client($0)) })
         case .waited(let amount): "waited \(DurationText.format(amount)) of real time"
         case .revoked(let tokens): tokens.isEmpty ? "nothing to revoke" : "revoked " + tokens.map(\.description).joined(separator: ", ")

@@ -26,4 +26,7 @@ public enum Verdict: Sendable, Equatable {
     /// The run itself went wrong (a client that hung, a provider that could not start, a run
     /// interrupted): no judgement.
     case error(String)
+    /// Failed (or could not be judged), as the client's profile says it will: a known gap, shown
+    /// but not counted against the client. The reason is the profile's, then what went wrong.
+    case expectedFailure(reason: String)
 }

@@ -6,12 +6,20 @@ import MockProvider
 public struct ScenarioRunner: Sendable {
     /// Real time a single client step may take before the run is abandoned as an error.
     public var stepTimeout: Duration
+    /// Real time all the steps of a scenario may take together.
+    public var scenarioTimeout: Duration
 
-    public init(stepTimeout: Duration = .seconds(20)) {
+    public init(stepTimeout: Duration = .seconds(20), scenarioTimeout: Duration = .seconds(300)) {
         self.stepTimeout = stepTimeout
+        self.scenarioTimeout = scenarioTimeout
     }
 
+    /// Runs the scenario, then holds the verdict against the profile's expected failures.
     public func run(_ scenario: Scenario, with factory: any ClientFactory) async -> ScenarioResult {
+        ExpectedFailures(factory.profile.expectedFailures).apply(to: await judge(scenario, with: factory))
+    }
+
+    private func judge(_ scenario: Scenario, with factory: any ClientFactory) async -> ScenarioResult {
         let started = ContinuousClock.now
         func result(_ verdict: Verdict, checks: [CheckResult] = [], transcript: Transcript? = nil) -> ScenarioResult {
             ScenarioResult(scenario: scenario, verdict: verdict, checks: checks, transcript: transcript, wallTime: ContinuousClock.now - started)
@@ -51,14 +59,18 @@ public struct ScenarioRunner: Sendable {
             return result(.error("the client could not start: \(error)"))
         }
 
-        var execution = StepExecution(client: client, provider: provider, environment: environment, profile: factory.profile, stepTimeout: stepTimeout)
+        var execution = StepExecution(
+            client: client, provider: provider, environment: environment, profile: factory.profile,
+            stepTimeout: stepTimeout, deadline: started + scenarioTimeout, scenarioTimeout: scenarioTimeout
+        )
         let problem = await execution.perform(scenario.steps)
+        let output = await client.capturedOutput()
         await client.shutdown()
         await server.shutdown()
 
         let transcript = Transcript(
             steps: execution.records, journal: provider.journal.entries,
-            issuedTokens: provider.issuedTokens, profile: factory.profile
+            issuedTokens: provider.issuedTokens, profile: factory.profile, clientOutput: output
         )
         let checks = ExpectationEvaluator(transcript: transcript).evaluate(scenario)
         if let problem { return result(.error(problem), checks: checks, transcript: transcript) }
@@ -80,14 +92,22 @@ private struct StepExecution {
     let environment: ClientEnvironment
     let profile: ClientProfile
     let stepTimeout: Duration
+    /// When the scenario's real time runs out.
+    let deadline: ContinuousClock.Instant
+    let scenarioTimeout: Duration
     private(set) var records: [StepRecord] = []
 
-    init(client: any ClientUnderTest, provider: MockProvider, environment: ClientEnvironment, profile: ClientProfile, stepTimeout: Duration) {
+    init(
+        client: any ClientUnderTest, provider: MockProvider, environment: ClientEnvironment, profile: ClientProfile,
+        stepTimeout: Duration, deadline: ContinuousClock.Instant, scenarioTimeout: Duration
+    ) {
         self.client = client
         self.provider = provider
         self.environment = environment
         self.profile = profile
         self.stepTimeout = stepTimeout
+        self.deadline = deadline
+        self.scenarioTimeout = scenarioTimeout
     }
 
     /// Performs the steps; returns why the run had to stop early, if it did.
@@ -105,6 +125,10 @@ private struct StepExecution {
             case .failure(let problem):
                 return "step \(number) (\(step.action.text)): \(problem.message)"
             }
+            // A client that broke (a crashed or garbled adapter) made the step's outcome meaningless.
+            if let fault = await client.fault() {
+                return "step \(number) (\(step.action.text)): \(fault)"
+            }
         }
         return nil
     }
@@ -114,6 +138,12 @@ private struct StepExecution {
         case .client(let operation):
             return await withinStepTimeout(call(operation)).map(StepResult.client)
         case .concurrently(let times, let operation):
+            if let single = clientCall(operation) {
+                let client = self.client
+                return await withinStepTimeout {
+                    await client.perform(concurrently: Array(repeating: single, count: times))
+                }.map(StepResult.clients)
+            }
             let operation = call(operation)
             return await withinStepTimeout {
                 await withTaskGroup(of: (Int, ClientOutcome).self) { group in
@@ -127,7 +157,7 @@ private struct StepExecution {
             }.map(StepResult.clients)
         case .advance(let amount):
             provider.clock.advance(by: amount)
-            return .success(.clockMoved(to: provider.clock.elapsed))
+            return await clockAdvanced()
         case .advanceTo(let expression):
             let context = TimeContext(issuedTokens: provider.issuedTokens, clientRefreshWindow: profile.refreshWindow)
             switch expression.evaluate(in: context) {
@@ -139,7 +169,7 @@ private struct StepExecution {
                 ))
             case .success(let instant):
                 provider.clock.advance(to: instant)
-                return .success(.clockMoved(to: instant))
+                return await clockAdvanced()
             }
         case .wait(let amount):
             // Real time, for latency scenarios; bounded so that no scenario can stall a CI run.
@@ -153,11 +183,28 @@ private struct StepExecution {
         }
     }
 
+    /// Tells the client the clock moved; the step is the move, whatever the client makes of it.
+    private func clockAdvanced() async -> Result<StepResult, StepProblem> {
+        let client = self.client
+        return await withinStepTimeout { await client.clockAdvanced() }.map { .clockMoved(to: provider.clock.elapsed) }
+    }
+
     private static func tokens(to target: RevocationTarget, among issued: [IssuedToken]) -> [IssuedToken] {
         switch target {
         case .accessToken: issued.last { $0.kind == .access }.map { [$0] } ?? []
         case .refreshToken: issued.last { $0.kind == .refresh }.map { [$0] } ?? []
         case .all: issued
+        }
+    }
+
+    /// The operation as one call a client can make at once with others; `nil` for `authorize`,
+    /// which the harness's browser takes part in.
+    private func clientCall(_ operation: ClientOperation) -> ClientCall? {
+        switch operation {
+        case .login(let grant): .login(grant)
+        case .request(let method, let path): .request(method: method, url: environment.resourceBaseURL + path)
+        case .restart: .restart
+        case .authorize: nil
         }
     }
 
@@ -204,8 +251,15 @@ private struct StepExecution {
     }
 
     private func withinStepTimeout<Value: Sendable>(_ operation: @escaping @Sendable () async -> Value) async -> Result<Value, StepProblem> {
-        guard let value = await withDeadline(stepTimeout, operation) else {
-            return .failure(StepProblem(message: "the client did not answer within \(DurationText.format(stepTimeout)) of real time"))
+        let remaining = deadline - ContinuousClock.now
+        guard remaining > .zero else {
+            return .failure(StepProblem(message: "the scenario ran out of its \(DurationText.format(scenarioTimeout)) of real time"))
+        }
+        let limit = min(stepTimeout, remaining)
+        guard let value = await withDeadline(limit, operation) else {
+            return .failure(StepProblem(message: limit < stepTimeout
+                ? "the scenario ran out of its \(DurationText.format(scenarioTimeout)) of real time"
+                : "the client did not answer within \(DurationText.format(stepTimeout)) of real time"))
         }
         return .success(value)
     }

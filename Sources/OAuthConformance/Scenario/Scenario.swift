@@ -43,11 +43,12 @@ public struct Scenario: Sendable, Equatable {
         self.file = file
     }
 
-    /// What `requires` lists plus what the scenario needs without saying so: the capability of
-    /// each step it uses, and a custom CA when the provider speaks HTTPS.
+    /// What `requires` lists plus what the scenario needs without saying so: the capabilities of
+    /// the steps it uses (a virtual clock for `advance`, concurrency for `concurrently`, …), and a
+    /// custom CA when the provider speaks HTTPS.
     public var requiredCapabilities: [Capability] {
         var needed = requires
-        for capability in steps.compactMap(\.action.requiredCapability) + (provider.tls == nil ? [] : [.customCA])
+        for capability in steps.flatMap(\.action.requiredCapabilities) + (provider.tls == nil ? [] : [.customCA])
         where !needed.contains(capability) {
             needed.append(capability)
         }
@@ -87,4 +88,9 @@ public enum Capability: String, Sendable, Hashable, CaseIterable {
     case restart
     /// Trusts a CA file it is given, so it can talk to the provider over HTTPS (`provider.tls`).
     case customCA = "custom_ca"
+    /// Reads time from the harness's virtual clock (`advance` and `advance_to` steps): in process
+    /// from `ClientEnvironment.clock`; out of process from each message's `now`, or under libfaketime.
+    case virtualClock = "virtual_clock"
+    /// Carries out several operations at once (`concurrently` steps).
+    case concurrency
 }

@@ -51,10 +51,12 @@ public enum StepAction: Sendable, Equatable {
     }
 
     /// What a client must be able to do for the step to be carried out.
-    public var requiredCapability: Capability? {
+    public var requiredCapabilities: [Capability] {
         switch self {
-        case .client(let operation), .concurrently(_, let operation): operation.requiredCapability
-        case .advance, .advanceTo, .wait, .revoke: nil
+        case .client(let operation): operation.requiredCapability.map { [$0] } ?? []
+        case .concurrently(_, let operation): [.concurrency] + (operation.requiredCapability.map { [$0] } ?? [])
+        case .advance, .advanceTo: [.virtualClock]
+        case .wait, .revoke: []
         }
     }
 }

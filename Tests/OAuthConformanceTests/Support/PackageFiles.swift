@@ -13,6 +13,11 @@ enum PackageFiles {
         return buildDirectory.appendingPathComponent("conformance")
     }
 
+    /// The `reference-adapter` executable built beside the test bundle.
+    static var referenceAdapterExecutable: URL {
+        conformanceExecutable.deletingLastPathComponent().appendingPathComponent("reference-adapter")
+    }
+
     static func temporaryDirectory() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -463,7 +463,7 @@ public struct ReferenceClientFactory: ClientFactory {
         // A defective variant declares what the conforming client declares; only its behaviour differs.
         self.profile = ClientProfile(
             name: name, version: Harness.version,
-            capabilities: [.proactiveRefresh, .refreshOn401, .authorizationCode, .restart, .customCA],
+            capabilities: [.proactiveRefresh, .refreshOn401, .authorizationCode, .restart, .customCA, .virtualClock, .concurrency],
             refreshWindow: ClientBehaviour.conforming.refreshLeeway
         )
     }

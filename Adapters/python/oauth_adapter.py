@@ -1,0 +1,243 @@
+"""The OAuthConformance adapter protocol for Python client libraries (docs/adapter-protocol.md).
+
+A library adapter subclasses `Adapter`, fills in the operations its library can do, and calls
+`serve(MyAdapter())`. This module does the rest: reading one JSON request a line from stdin,
+answering one JSON line on stdout, running `concurrently` batches on threads, and turning
+exceptions into error categories. stdout is kept for the protocol: whatever the library prints
+goes to stderr, which the harness shows in its report.
+"""
+
+import json
+import logging
+import os
+import sys
+import threading
+import traceback
+from concurrent.futures import ThreadPoolExecutor
+
+PROTOCOL = 1
+
+log = logging.getLogger("adapter")
+
+
+class ClientError(Exception):
+    """An error the client surfaced to the application, as the protocol reports it.
+
+    category: authorization_required, invalid_client, oauth_error, transient, protocol, tls or
+    unsupported; oauth_error: the RFC 6749 §5.2 code when the provider sent one.
+    """
+
+    def __init__(self, category, message, oauth_error=None, type_name=None):
+        super().__init__(message)
+        self.category = category
+        self.message = message
+        self.oauth_error = oauth_error
+        self.type_name = type_name
+
+
+def category_for_code(code):
+    """The category of an RFC 6749 §5.2 error code."""
+    if code == "invalid_client":
+        return "invalid_client"
+    if code in ("invalid_grant", "access_denied"):
+        # The grant is dead, or the user said no: only a new sign-in helps.
+        return "authorization_required"
+    return "oauth_error"
+
+
+def type_name(exception):
+    return f"{type(exception).__module__}.{type(exception).__qualname__}"
+
+
+def transport_error(exception):
+    """requests' own failures: TLS, connection and timeout errors; None for anything else."""
+    import requests
+
+    if isinstance(exception, requests.exceptions.SSLError):
+        return ClientError("tls", str(exception), type_name=type_name(exception))
+    if isinstance(exception, (requests.exceptions.ConnectionError, requests.exceptions.Timeout)):
+        return ClientError("transient", str(exception), type_name=type_name(exception))
+    if isinstance(exception, requests.exceptions.HTTPError):
+        status = exception.response.status_code if exception.response is not None else 0
+        category = "transient" if status >= 500 or status == 429 else "protocol"
+        return ClientError(category, str(exception), type_name=type_name(exception))
+    return None
+
+
+class Adapter:
+    """One client library behind the protocol. Override what the library can do; an operation
+    left alone answers `unsupported`, and the harness skips scenarios that need it as long as
+    the profile does not declare the capability."""
+
+    name = "python-client"
+    version = "0"
+    capabilities = []
+
+    def reset(self, environment):
+        """A new scenario: forget everything; `environment` has the provider's URLs, credentials,
+        `ca_file` (or None) and `storage_dir`."""
+        raise NotImplementedError
+
+    def login(self, grant):
+        """Obtain tokens with `grant` (password, client_credentials, refresh_token)."""
+        raise ClientError("unsupported", f"login {grant} is not implemented")
+
+    def authorization_url(self):
+        raise ClientError("unsupported", "the authorization code flow is not implemented")
+
+    def complete_authorization(self, redirect_url):
+        raise ClientError("unsupported", "the authorization code flow is not implemented")
+
+    def request(self, method, url, headers, body):
+        """Call the resource as the application would; return the requests.Response."""
+        raise ClientError("unsupported", "request is not implemented")
+
+    def restart(self):
+        raise ClientError("unsupported", "restart is not implemented")
+
+    def tokens(self):
+        """The tokens held now: dict with access_token, refresh_token, expires_at; or None."""
+        return None
+
+    def advance(self):
+        """Virtual time moved; libfaketime already shows the adapter the new time."""
+
+    def end(self):
+        """The scenario is over: close connections (the provider is about to stop)."""
+
+    def classify(self, exception):
+        """The library's exception as a ClientError; the default knows requests' transport
+        errors and calls everything else a protocol error."""
+        return transport_error(exception) or ClientError("protocol", str(exception) or repr(exception), type_name=type_name(exception))
+
+
+class SessionAdapter(Adapter):
+    """An adapter whose library works through a requests.Session subclass kept in self.session,
+    with the token persisted the way an application does, as JSON in the scenario's storage_dir."""
+
+    session = None
+    token_file = None
+
+    def persist(self, state):
+        with open(self.token_file, "w") as file:
+            json.dump(state, file)
+
+    def persisted(self):
+        """What persist() last wrote, or None."""
+        if not os.path.exists(self.token_file):
+            return None
+        with open(self.token_file) as file:
+            return json.load(file)
+
+    def request(self, method, url, headers, body):
+        return self.session.request(method, url, headers=headers, data=body)
+
+    def tokens(self):
+        token = self.session.token
+        if not token or not token.get("access_token"):
+            return None
+        return {"access_token": token.get("access_token"), "refresh_token": token.get("refresh_token"), "expires_at": token.get("expires_at")}
+
+    def end(self):
+        self.session.close()
+
+
+def _outcome(adapter, operation):
+    """Runs one login, request or restart message; returns the answer's fields."""
+    op = operation.get("op")
+    try:
+        if op == "login":
+            adapter.login(operation["grant"])
+            return {"ok": True, "status": 200}
+        if op == "request":
+            response = adapter.request(operation["method"], operation["url"], operation.get("headers") or {}, operation.get("body"))
+            return {"ok": True, "status": response.status_code, "body": response.text}
+        if op == "restart":
+            adapter.restart()
+            return {"ok": True}
+        if op == "complete_authorization":
+            adapter.complete_authorization(operation["redirect_url"])
+            return {"ok": True, "status": 200}
+        raise ClientError("unsupported", f"unknown operation {op}")
+    except Exception as exception:  # the library's error, reported as the application sees it
+        return _error(adapter, op, exception)
+
+
+def _handle(adapter, message):
+    op = message.get("op")
+    if op == "hello":
+        if message.get("protocol") != PROTOCOL:
+            return {"ok": False, "error": {"category": "unsupported", "message": f"this adapter speaks protocol {PROTOCOL}"}}
+        return {"ok": True, "protocol": PROTOCOL, "name": adapter.name, "version": adapter.version, "capabilities": adapter.capabilities}
+    if op == "reset":
+        adapter.reset(message["environment"])
+        return {"ok": True}
+    if op == "concurrently":
+        operations = message["operations"]
+        # Every operation on a thread of its own, released together by a barrier so that they
+        # really overlap, as an application's simultaneous calls do.
+        start = threading.Barrier(len(operations))
+
+        def run(operation):
+            start.wait()
+            return _outcome(adapter, operation)
+
+        with ThreadPoolExecutor(max_workers=max(1, len(operations))) as pool:
+            outcomes = list(pool.map(run, operations))
+        return {"ok": True, "outcomes": outcomes}
+    if op == "authorization_url":
+        try:
+            return {"ok": True, "url": adapter.authorization_url()}
+        except Exception as exception:
+            return _error(adapter, op, exception)
+    if op == "tokens":
+        return {"ok": True, "tokens": adapter.tokens()}
+    if op == "advance":
+        adapter.advance()
+        return {"ok": True}
+    if op in ("end", "shutdown"):
+        adapter.end()
+        return {"ok": True}
+    return _outcome(adapter, message)
+
+
+def _error(adapter, op, exception):
+    """An `ok: false` answer: the exception as the adapter classifies it."""
+    error = exception if isinstance(exception, ClientError) else adapter.classify(exception)
+    log.info("%s failed: %s: %s", op, error.type_name or "ClientError", error.message)
+    fields = {"category": error.category, "message": error.message}
+    if error.oauth_error:
+        fields["oauth_error"] = error.oauth_error
+    if error.type_name:
+        fields["type"] = error.type_name
+    return {"ok": False, "error": fields}
+
+
+def serve(adapter):
+    """The protocol loop: until stdin ends or `shutdown` comes."""
+    # The protocol owns the real stdout; print() and libraries that write to stdout go to stderr.
+    protocol_out = os.fdopen(os.dup(sys.stdout.fileno()), "w", buffering=1, encoding="utf-8")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    sys.stdout = sys.stderr
+    logging.basicConfig(
+        stream=sys.stderr, level=os.environ.get("ADAPTER_LOG_LEVEL", "INFO"),
+        format="%(asctime)s %(threadName)s %(name)s %(levelname)s %(message)s",
+    )
+    lock = threading.Lock()
+    while True:
+        line = sys.stdin.readline()
+        if not line:
+            return
+        if not line.strip():
+            continue
+        message = json.loads(line)
+        log.info("<- %s", message.get("op"))
+        try:
+            answer = _handle(adapter, message)
+        except Exception:  # a bug in the adapter, not the library: say so and carry on
+            answer = {"fault": traceback.format_exc()}
+        answer["id"] = message.get("id")
+        with lock:
+            protocol_out.write(json.dumps(answer) + "\n")
+        if message.get("op") == "shutdown":
+            return

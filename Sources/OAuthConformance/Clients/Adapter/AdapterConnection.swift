@@ -1,0 +1,140 @@
+import Foundation
+import MockProvider
+
+/// One live adapter process spoken to through the protocol: a question, then its answer within
+/// a time limit. The first fault (a crash, a line that is not the protocol, a silence) kills the
+/// process group and is kept: every later question gets the same fault, and the supervisor
+/// starts a new process for the next scenario.
+actor AdapterConnection {
+    /// Most of the adapter's stderr a scenario's report keeps: the end, where the trouble is.
+    static let stderrLimit = 64 * 1024
+
+    private let process: AdapterProcess
+    private let stderrFile: String
+    private let fakeTimeFile: String?
+    private var nextID = 1
+    private var busy = false
+    /// `OAUTH_CONFORMANCE_TRACE=FILE` appends every line exchanged to FILE (`>` sent, `<` read),
+    /// for whoever writes an adapter.
+    private let trace: FileHandle? = ProcessInfo.processInfo.environment["OAUTH_CONFORMANCE_TRACE"].flatMap { path in
+        if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+        let handle = FileHandle(forWritingAtPath: path)
+        _ = try? handle?.seekToEnd()
+        return handle
+    }
+    private(set) var fault: AdapterFault?
+
+    init(process: AdapterProcess, stderrFile: String, fakeTimeFile: String?) {
+        self.process = process
+        self.stderrFile = stderrFile
+        self.fakeTimeFile = fakeTimeFile
+    }
+
+    var isAlive: Bool { fault == nil }
+
+    /// Sends one request and waits for its answer. `now` is the virtual time: it travels in the
+    /// message, and under libfaketime it is written to the timestamp file first.
+    func ask(_ op: String, _ fields: [String: JSONValue] = [:], now: Date?, timeout: Duration) async -> Result<AdapterReply, AdapterFault> {
+        if let fault { return .failure(fault) }
+        guard !busy else {
+            return .failure(AdapterFault("the harness asked \(op) while another question was open (one question at a time)"))
+        }
+        busy = true
+        defer { busy = false }
+        let request = AdapterRequest(id: nextID, op: op, now: now, fields: fields)
+        nextID += 1
+        do {
+            if let fakeTimeFile, let now { try FakeTimeFile.write(now, to: fakeTimeFile) }
+            try process.send(request.line)
+            record("> " + request.line)
+        } catch let problem as AdapterFault {
+            return .failure(broken(problem))
+        } catch {
+            return .failure(broken(AdapterFault("could not set the adapter's time: \(error)")))
+        }
+        switch await process.lines.next(within: timeout) {
+        case .line(let line)?:
+            record("< " + line)
+            return AdapterReply.parse(line, answering: request).mapError(broken)
+        case .overlong(let prefix)?:
+            return .failure(broken(AdapterFault(
+                "the adapter wrote a line longer than \(AdapterProtocol.longestLine / (1 << 20)) MiB to stdout, starting \(AdapterReply.quoted(prefix))"
+            )))
+        case .endOfFile?:
+            return .failure(broken(AdapterFault(
+                "the adapter closed its stdout without answering \(op): \(process.describeExit(waitingUpTo: .milliseconds(500))) (see its stderr)"
+            )))
+        case nil:
+            let cause = Task.isCancelled ? "the harness gave up waiting for its answer to \(op)" : "the adapter did not answer \(op) within \(DurationText.format(timeout))"
+            return .failure(broken(AdapterFault("\(cause); killed its process group \(process.pid)")))
+        }
+    }
+
+    /// Starts a scenario's stderr afresh.
+    func clearOutput() {
+        if let handle = FileHandle(forWritingAtPath: stderrFile) {
+            try? handle.truncate(atOffset: 0)
+            try? handle.close()
+        }
+    }
+
+    /// The stderr written since `clearOutput`: the last `stderrLimit` bytes, with a note when
+    /// more was cut. `nil` when the adapter printed nothing.
+    func output() -> String? {
+        guard let handle = FileHandle(forReadingAtPath: stderrFile) else { return nil }
+        defer { try? handle.close() }
+        let size = (try? handle.seekToEnd()) ?? 0
+        guard size > 0 else { return nil }
+        let start = size > UInt64(Self.stderrLimit) ? size - UInt64(Self.stderrLimit) : 0
+        try? handle.seek(toOffset: start)
+        let text = String(decoding: (try? handle.readToEnd()) ?? Data(), as: UTF8.self)
+        return start > 0 ? "[the first \(start) bytes of the adapter's stderr were cut]\n" + text : text
+    }
+
+    /// Says goodbye: `shutdown`, end of input, a moment to exit, then the group is killed.
+    func stop() async {
+        if fault == nil {
+            _ = await ask("shutdown", now: nil, timeout: .seconds(2))
+        }
+        process.stop(grace: .seconds(1))
+        fault = fault ?? AdapterFault("the adapter was shut down")
+    }
+
+    private func record(_ line: String) {
+        trace?.write(Data((line + "\n").utf8))
+    }
+
+    private func broken(_ problem: AdapterFault) -> AdapterFault {
+        if fault == nil {
+            fault = problem
+            process.terminate()
+        }
+        return fault ?? problem
+    }
+}
+
+/// The file libfaketime reads the time from (`FAKETIME_TIMESTAMP_FILE`, with `FAKETIME_FMT=%s`):
+/// Unix seconds, written whole by a rename so the adapter never reads half a time.
+enum FakeTimeFile {
+    static func write(_ date: Date, to path: String) throws {
+        let text = String(format: "%.3f\n", AdapterRequest.unixSeconds(date))
+        let staging = path + ".next"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: staging))
+        guard rename(staging, path) == 0 else {
+            throw AdapterFault("could not replace \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// What the adapter's environment needs for libfaketime to take its time from `file`: frozen
+    /// at what the file says, re-read at every call, with the monotonic clock left real so the
+    /// adapter's own timeouts and sleeps still work.
+    static func environment(library: String, file: String, inheriting inherited: [String: String]) -> [String: String] {
+        [
+            "LD_PRELOAD": ([library] + (inherited["LD_PRELOAD"].map { [$0] } ?? [])).joined(separator: " "),
+            "FAKETIME_TIMESTAMP_FILE": file,
+            "FAKETIME_FMT": "%s",
+            "FAKETIME_NO_CACHE": "1",
+            "FAKETIME_DONT_FAKE_MONOTONIC": "1",
+        ]
+    }
+}

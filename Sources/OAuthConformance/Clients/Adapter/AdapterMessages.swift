@@ -1,0 +1,186 @@
+import Foundation
+import MockProvider
+
+/// The adapter protocol's messages, as docs/adapter-protocol.md describes them: one JSON object
+/// a line; the harness asks, the adapter answers with the same `id`.
+public enum AdapterProtocol {
+    /// The version this harness speaks; `hello` carries it, and an adapter that speaks another is refused.
+    public static let version = 1
+    /// Longest line the harness reads from an adapter; past it the adapter is broken, not chatty.
+    static let longestLine = 4 << 20
+}
+
+/// Why an adapter could not be driven: the cause an error verdict names.
+struct AdapterFault: Error, Sendable, Equatable, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+
+    init(_ message: String) {
+        self.message = message
+    }
+}
+
+/// One message from the harness.
+struct AdapterRequest: Sendable {
+    var id: Int
+    var op: String
+    /// The virtual time the adapter acts at; absent only in `hello`, before any scenario.
+    var now: Date?
+    var fields: [String: JSONValue] = [:]
+
+    var line: String {
+        var members = fields
+        members["id"] = .integer(id)
+        members["op"] = .string(op)
+        if let now { members["now"] = .number(Self.unixSeconds(now)) }
+        return JSONValue.object(members).serialized()
+    }
+
+    /// Unix seconds, to the millisecond: what `now` carries and the faketime file holds.
+    static func unixSeconds(_ date: Date) -> Double {
+        (date.timeIntervalSince1970 * 1000).rounded() / 1000
+    }
+}
+
+/// One answer from the adapter: `ok: true` with the operation's fields, `ok: false` with an
+/// `error` (the client failed, which is a result), or a `fault` (the adapter failed, which is not).
+struct AdapterReply: Sendable {
+    var id: Int
+    var members: [String: JSONValue]
+
+    /// Parses a line of the adapter's stdout; anything but an answer to `request` is a fault.
+    static func parse(_ line: String, answering request: AdapterRequest) -> Result<AdapterReply, AdapterFault> {
+        guard case .object(let members)? = JSONValue.parse(line) else {
+            return .failure(AdapterFault("the adapter wrote something that is not a JSON object to stdout: \(quoted(line))"))
+        }
+        guard case .integer(let id)? = members["id"] else {
+            return .failure(AdapterFault("the adapter answered \(request.op) without an integer id: \(quoted(line))"))
+        }
+        guard id == request.id else {
+            return .failure(AdapterFault("the adapter answered id \(id) while the harness waited for id \(request.id) (\(request.op))"))
+        }
+        if let fault = members["fault"] {
+            return .failure(AdapterFault("the adapter reported a fault in \(request.op): \(fault.stringValue ?? fault.serialized())"))
+        }
+        guard case .bool? = members["ok"] else {
+            return .failure(AdapterFault("the adapter's answer to \(request.op) has no ok: true or false: \(quoted(line))"))
+        }
+        return .success(AdapterReply(id: id, members: members))
+    }
+
+    var succeeded: Bool { members["ok"] == .bool(true) }
+
+    /// A login, request, restart or authorization: success with status and body, or the client's error.
+    func outcome(of op: String) -> Result<ClientOutcome, AdapterFault> {
+        if succeeded {
+            var status = 200
+            if let value = members["status"] {
+                guard case .integer(let code) = value, (100...599).contains(code) else {
+                    return .failure(AdapterFault("the adapter's answer to \(op) has a status that is not an HTTP status: \(value.serialized())"))
+                }
+                status = code
+            }
+            let body: String
+            switch members["body"] {
+            case nil, .null?: body = ""
+            case .string(let text)?: body = text
+            case let other?: body = other.serialized()
+            }
+            return .success(.success(status: status, body: body))
+        }
+        return failure(of: op).map(ClientOutcome.failure)
+    }
+
+    /// The client's error in an `ok: false` answer.
+    func failure(of op: String) -> Result<ClientFailure, AdapterFault> {
+        guard case .object(let error)? = members["error"] else {
+            return .failure(AdapterFault("the adapter's answer to \(op) has ok: false but no error object"))
+        }
+        guard let name = error["category"]?.stringValue else {
+            return .failure(AdapterFault("the adapter's error for \(op) has no category"))
+        }
+        guard let category = ErrorCategory(rawValue: name) else {
+            let known = ErrorCategory.allCases.map(\.rawValue).joined(separator: ", ")
+            return .failure(AdapterFault("the adapter's error for \(op) has the unknown category '\(name)' (known: \(known))"))
+        }
+        return .success(ClientFailure(
+            category, oauthError: error["oauth_error"]?.stringValue,
+            message: error["message"]?.stringValue ?? "", errorType: error["type"]?.stringValue
+        ))
+    }
+
+    /// A list of outcomes, one per operation of a `concurrently` message.
+    func outcomes(count: Int) -> Result<[ClientOutcome], AdapterFault> {
+        guard succeeded else { return failure(of: "concurrently").map { Array(repeating: .failure($0), count: count) } }
+        guard case .array(let items)? = members["outcomes"], items.count == count else {
+            return .failure(AdapterFault("the adapter's answer to concurrently needs outcomes, a list of \(count)"))
+        }
+        var outcomes: [ClientOutcome] = []
+        for (index, item) in items.enumerated() {
+            guard case .object(let fields) = item else {
+                return .failure(AdapterFault("outcome \(index + 1) of the adapter's answer to concurrently is not an object"))
+            }
+            switch AdapterReply(id: id, members: fields).outcome(of: "concurrently (operation \(index + 1))") {
+            case .success(let outcome): outcomes.append(outcome)
+            case .failure(let fault): return .failure(fault)
+            }
+        }
+        return .success(outcomes)
+    }
+
+    /// The `tokens` answer: `null`, or access token, refresh token and expiry (Unix seconds).
+    func storedTokens() -> Result<StoredTokens?, AdapterFault> {
+        guard succeeded else { return .success(nil) }
+        switch members["tokens"] {
+        case nil, .null?:
+            return .success(nil)
+        case .object(let tokens)?:
+            guard let access = tokens["access_token"]?.stringValue else {
+                return .failure(AdapterFault("the adapter's tokens have no access_token"))
+            }
+            let expiresAt: Date? = switch tokens["expires_at"] {
+            case .integer(let seconds)?: Date(timeIntervalSince1970: TimeInterval(seconds))
+            case .number(let seconds)?: Date(timeIntervalSince1970: seconds)
+            default: nil
+            }
+            return .success(StoredTokens(accessToken: access, refreshToken: tokens["refresh_token"]?.stringValue, expiresAt: expiresAt))
+        case let other?:
+            return .failure(AdapterFault("the adapter's tokens are neither an object nor null: \(other.serialized())"))
+        }
+    }
+
+    /// A line quoted for a message: cut to 200 characters, control characters escaped.
+    static func quoted(_ line: String) -> String {
+        let cut = line.count > 200 ? String(line.prefix(200)) + "…" : line
+        return JSONValue.string(cut).serialized()
+    }
+}
+
+/// What an adapter says about itself in its answer to `hello`.
+struct AdapterIdentity: Sendable, Equatable {
+    var name: String
+    var version: String
+    var capabilities: [String]
+
+    static func parse(_ reply: AdapterReply) -> Result<AdapterIdentity, AdapterFault> {
+        guard reply.succeeded else {
+            let reason = reply.members["error"]?["message"]?.stringValue ?? "no reason given"
+            return .failure(AdapterFault("the adapter refused the handshake: \(reason)"))
+        }
+        guard case .integer(let version)? = reply.members["protocol"] else {
+            return .failure(AdapterFault("the adapter's hello answer has no protocol version"))
+        }
+        guard version == AdapterProtocol.version else {
+            return .failure(AdapterFault(
+                "the adapter speaks protocol version \(version); this harness speaks version \(AdapterProtocol.version)"
+            ))
+        }
+        guard let name = reply.members["name"]?.stringValue, let libraryVersion = reply.members["version"]?.stringValue else {
+            return .failure(AdapterFault("the adapter's hello answer needs name and version (of the client library)"))
+        }
+        guard case .array(let items)? = reply.members["capabilities"] else {
+            return .failure(AdapterFault("the adapter's hello answer needs capabilities, a list"))
+        }
+        return .success(AdapterIdentity(name: name, version: libraryVersion, capabilities: items.compactMap(\.stringValue)))
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// A client profile file (docs/adapter-protocol.md, "The client profile"): how to start the
+/// client's adapter, what the client can do, the policies it declares, and the scenarios it is
+/// known to fail.
+public struct AdapterProfile: Sendable, Equatable {
+    /// The profile file, for reports; `nil` for a profile made in code.
+    public var file: String?
+    /// The name reports use; `nil` to take the one the adapter gives in `hello`.
+    public var name: String?
+    /// The program and its arguments (a command written as one string is run by `/bin/sh -c`).
+    public var command: [String]
+    /// Where the adapter runs.
+    public var directory: String
+    /// Added to the harness's own environment.
+    public var environment: [String: String]
+    /// The libfaketime library to preload so the adapter lives on the virtual clock; `nil` when
+    /// the adapter reads `now` itself, or has no virtual time at all.
+    public var fakeTimeLibrary: String?
+    /// What the client can do, as the profile declares it. Each must also be in the adapter's
+    /// `hello`, except `virtual_clock`, which libfaketime supplies when `fakeTimeLibrary` is set.
+    public var capabilities: Set<Capability>
+    public var refreshWindow: Duration?
+    public var missingExpiresIn: MissingExpiresInPolicy?
+    public var expectedFailures: [ExpectedFailure]
+    public var timeouts: Timeouts
+
+    public struct Timeouts: Sendable, Equatable {
+        /// From launch to the answer to `hello`.
+        public var start: Duration
+        /// For one operation (a whole `concurrently` batch counts as one).
+        public var operation: Duration
+        /// For every step of one scenario together.
+        public var scenario: Duration
+
+        public init(start: Duration = .seconds(30), operation: Duration = .seconds(15), scenario: Duration = .seconds(120)) {
+            self.start = start
+            self.operation = operation
+            self.scenario = scenario
+        }
+    }
+
+    public init(
+        file: String? = nil, name: String? = nil, command: [String], directory: String, environment: [String: String] = [:],
+        fakeTimeLibrary: String? = nil, capabilities: Set<Capability>, refreshWindow: Duration? = nil,
+        missingExpiresIn: MissingExpiresInPolicy? = nil, expectedFailures: [ExpectedFailure] = [], timeouts: Timeouts = Timeouts()
+    ) {
+        self.file = file
+        self.name = name
+        self.command = command
+        self.directory = directory
+        self.environment = environment
+        self.fakeTimeLibrary = fakeTimeLibrary
+        self.capabilities = capabilities
+        self.refreshWindow = refreshWindow
+        self.missingExpiresIn = missingExpiresIn
+        self.expectedFailures = expectedFailures
+        self.timeouts = timeouts
+    }
+
+    /// What the client declares once the harness has supplied what it supplies: a virtual clock
+    /// through libfaketime.
+    public var effectiveCapabilities: Set<Capability> {
+        fakeTimeLibrary == nil ? capabilities : capabilities.union([.virtualClock])
+    }
+
+    /// The runner for this client: the adapter's own operation timeout comes first, with the
+    /// runner's as a backstop a little later.
+    public var scenarioRunner: ScenarioRunner {
+        ScenarioRunner(stepTimeout: timeouts.operation + .seconds(5), scenarioTimeout: timeouts.scenario)
+    }
+}

@@ -1,0 +1,41 @@
+/// Holds verdicts against the expected failures a client's profile lists, as pytest's strict
+/// `xfail` does: a listed scenario that fails is an expected failure; one that passes is a
+/// failure, so the list cannot go stale unnoticed.
+public struct ExpectedFailures: Sendable {
+    public var entries: [ExpectedFailure]
+
+    public init(_ entries: [ExpectedFailure]) {
+        self.entries = entries
+    }
+
+    /// The first entry that names the scenario.
+    public func entry(for scenarioID: String) -> ExpectedFailure? {
+        entries.first { $0.matches(scenarioID) }
+    }
+
+    public func apply(to result: ScenarioResult) -> ScenarioResult {
+        guard let entry = entry(for: result.scenario.id) else { return result }
+        var held = result
+        switch result.verdict {
+        case .failed:
+            held.verdict = .expectedFailure(reason: entry.reason)
+        case .error(let problem):
+            held.verdict = .expectedFailure(reason: "\(entry.reason) (error: \(problem))")
+        case .passed:
+            held.verdict = .failed
+            held.checks.append(CheckResult(
+                kind: "expected_failure", statement: "listed in the profile's expected_failures as \"\(entry.scenario)\"",
+                passed: false, expected: "the scenario fails (\(entry.reason))",
+                observed: "it passed: remove it from expected_failures"
+            ))
+        case .skipped, .expectedFailure:
+            break
+        }
+        return held
+    }
+
+    /// Entries that name none of these scenarios: a typo, or a scenario renamed or removed.
+    public func unmatched(by scenarioIDs: [String]) -> [ExpectedFailure] {
+        entries.filter { entry in !scenarioIDs.contains { entry.matches($0) } }
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import MockProvider
+import Testing
+@testable import OAuthConformance
+
+/// The harness stays in charge of an adapter process: a crash, garbage on stdout, a hang or a
+/// wrong protocol version each become an error verdict naming the cause, the next scenario still
+/// runs, and no process is left behind.
+@Suite("Adapter processes")
+struct AdapterProcessTests {
+    /// Runs two scenarios through the script adapter; returns both results and the adapter.
+    private func runTwo(_ behaviour: ScriptAdapter.Behaviour, operationTimeout: Duration = .seconds(10)) async throws -> ([ScenarioResult], ScriptAdapter) {
+        let script = try ScriptAdapter()
+        let profile = script.profile(behaviour, operationTimeout: operationTimeout)
+        let factory = AdapterClientFactory(profile: profile)
+        let scenarios = [try ScriptAdapter.scenario("errors/first"), try ScriptAdapter.scenario("errors/second")]
+        let run = await SuiteRunner(scenarioRunner: profile.scenarioRunner).run(scenarios, with: factory)
+        await factory.stop()
+        return (run.results, script)
+    }
+
+    private func problem(_ result: ScenarioResult) -> String {
+        if case .error(let problem) = result.verdict { return problem }
+        Issue.record("expected an error verdict for \(result.scenario.id), got \(result.verdict)")
+        return ""
+    }
+
+    @Test("a well-behaved adapter passes, and one process serves both scenarios")
+    func wellBehaved() async throws {
+        let (results, script) = try await runTwo(.behaves)
+        defer { script.remove() }
+        #expect(results.map(\.verdict) == [.passed, .passed])
+        #expect(script.pids().count == 1)
+        #expect(script.pids().allSatisfy(processIsGone))
+    }
+
+    @Test("scenarios run side by side get a process each, and the processes are reused after")
+    func sideBySide() async throws {
+        let script = try ScriptAdapter()
+        defer { script.remove() }
+        let factory = AdapterClientFactory(profile: script.profile(.behaves))
+        let scenario = try ScriptAdapter.scenario("errors/first")
+        async let first = ScenarioRunner().run(scenario, with: factory)
+        async let second = ScenarioRunner().run(scenario, with: factory)
+        #expect(await [first.verdict, second.verdict] == [.passed, .passed])
+        #expect(await ScenarioRunner().run(scenario, with: factory).verdict == .passed)
+        await factory.stop()
+        #expect(script.pids().count == 2)
+        #expect(script.pids().allSatisfy(processIsGone))
+    }
+
+    @Test("an adapter that crashes mid-scenario: an error naming the exit, its stderr in the report, the next scenario on a new process")
+    func crash() async throws {
+        let (results, script) = try await runTwo(.crashes)
+        defer { script.remove() }
+        let problem = problem(results[0])
+        #expect(problem.contains("step 1 (login password)"))
+        #expect(problem.contains("closed its stdout without answering login"))
+        #expect(problem.contains("exited with status 3"))
+        let output = try #require(results[0].transcript?.clientOutput)
+        #expect(output.contains("about to crash on purpose"))
+        let junit = JUnitReport().render(SuiteRun(profile: ClientProfile(name: "script", version: "1", capabilities: [], refreshWindow: nil), results: results, startedAt: Date(), wallTime: .zero))
+        #expect(junit.text.contains("<system-err>adapter got reset\nadapter got login\nabout to crash on purpose"))
+        #expect(results[1].verdict == .passed)
+        #expect(script.pids().count == 2)
+        #expect(script.pids().allSatisfy(processIsGone))
+    }
+
+    @Test("an adapter that prints garbage: an error quoting it, the process killed, the next scenario on a new process")
+    func garbage() async throws {
+        let (results, script) = try await runTwo(.garbage)
+        defer { script.remove() }
+        let problem = problem(results[0])
+        #expect(problem.contains("not a JSON object"))
+        #expect(problem.contains("this is not the protocol"))
+        #expect(results[1].verdict == .passed)
+        #expect(script.pids().allSatisfy(processIsGone))
+    }
+
+    @Test("an adapter that hangs: a timeout naming the operation, its whole process group killed, the next scenario on a new process")
+    func hang() async throws {
+        let started = ContinuousClock.now
+        let (results, script) = try await runTwo(.hangs, operationTimeout: .milliseconds(700))
+        defer { script.remove() }
+        let problem = problem(results[0])
+        #expect(problem.contains("did not answer login within 700ms"))
+        #expect(problem.contains("killed its process group"))
+        #expect(results[1].verdict == .passed)
+        #expect(ContinuousClock.now - started < .seconds(30))
+        // The adapter, its `sleep 300` helper and the second adapter: all gone.
+        #expect(script.pids().count == 3)
+        #expect(script.pids().allSatisfy(processIsGone))
+    }
+
+    @Test("an adapter that speaks another protocol version: every scenario an error saying so, without a new launch each")
+    func wrongProtocol() async throws {
+        let (results, script) = try await runTwo(.wrongProtocol)
+        defer { script.remove() }
+        for result in results {
+            let problem = problem(result)
+            #expect(problem.contains("the client could not start"))
+            #expect(problem.contains("speaks protocol version 2; this harness speaks version 1"))
+        }
+        #expect(script.pids().count == 1)
+        #expect(script.pids().allSatisfy(processIsGone))
+    }
+
+    @Test("a scenario's stderr in the report is its last 64 KiB, with a note of what was cut")
+    func stderrBounded() async throws {
+        let (results, script) = try await runTwo(.chatty)
+        defer { script.remove() }
+        #expect(results.map(\.verdict) == [.passed, .passed])
+        let output = try #require(results[0].transcript?.clientOutput)
+        #expect(output.hasPrefix("[the first "))
+        #expect(output.contains("bytes of the adapter's stderr were cut]"))
+        #expect(output.hasSuffix("end of the flood\n"))
+        #expect(!output.contains("start of the flood"))
+        #expect(output.utf8.count < AdapterConnection.stderrLimit + 100)
+    }
+
+    @Test("a scenario's steps together get the scenario timeout, and the error says so")
+    func scenarioTimeout() async throws {
+        let scenario = try Fixtures.builtInScenario("refresh/keeps-refresh-token-when-response-omits-it")
+        let result = await ScenarioRunner(stepTimeout: .seconds(20), scenarioTimeout: .milliseconds(300)).run(scenario, with: HangingClientFactory())
+        #expect(problem(result) == "step 1 (login password): the scenario ran out of its 300ms of real time")
+    }
+
+    @Test("a command that cannot be started is an error verdict, not a crash")
+    func missingCommand() async throws {
+        var profile = try ScriptAdapter().profile(.behaves)
+        profile.command = ["/nonexistent/adapter"]
+        let factory = AdapterClientFactory(profile: profile)
+        let result = await ScenarioRunner().run(try ScriptAdapter.scenario("errors/first"), with: factory)
+        await factory.stop()
+        #expect(problem(result).contains("could not start the adapter command /nonexistent/adapter"))
+    }
+
+    @Test("a profile may not claim a capability the adapter's hello does not offer")
+    func unbackedCapability() async throws {
+        let script = try ScriptAdapter()
+        defer { script.remove() }
+        var profile = script.profile(.behaves)
+        profile.capabilities.insert(.refreshOn401)
+        let factory = AdapterClientFactory(profile: profile)
+        let result = await ScenarioRunner().run(try ScriptAdapter.scenario("errors/first"), with: factory)
+        await factory.stop()
+        #expect(problem(result).contains("the profile declares refresh_on_401, which the adapter's hello does not offer"))
+    }
+
+    @Test("under libfaketime the adapter's time.time() is the scenario's virtual time, moved by the harness", .enabled(if: AdapterProfileLoader.fakeTimeLibraryCandidates.contains { FileManager.default.fileExists(atPath: $0) }))
+    func fakeTime() async throws {
+        let script = try ScriptAdapter()
+        defer { script.remove() }
+        let factory = AdapterClientFactory(profile: script.profile(.behaves, fakeTime: true))
+        #expect(factory.profile.capabilities.contains(.virtualClock))
+        let clock = VirtualClock()
+        let storage = try PackageFiles.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: storage) }
+        let environment = ClientEnvironment(
+            tokenEndpointURL: "http://127.0.0.1:1/token", authorizationEndpointURL: "http://127.0.0.1:1/authorize", resourceBaseURL: "http://127.0.0.1:1",
+            issuer: "http://127.0.0.1:1", redirectURI: "http://127.0.0.1/callback", client: ClientCredentials(id: "c", secret: "s"),
+            user: UserCredentials(username: "u", password: "p"), clock: clock, storageDirectory: storage
+        )
+        let client = try await factory.makeClient(for: environment)
+        let first = await client.request(method: "GET", url: "http://127.0.0.1:1/resource")
+        clock.advance(by: .seconds(3_600) + .milliseconds(500))
+        let second = await client.request(method: "GET", url: "http://127.0.0.1:1/resource")
+        await client.shutdown()
+        await factory.stop()
+        #expect(first == .success(status: 200, body: "1767225600.0"))
+        #expect(second == .success(status: 200, body: "1767229200.5"))
+    }
+}

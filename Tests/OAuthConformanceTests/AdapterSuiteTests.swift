@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+@testable import OAuthConformance
+
+/// The built-in suite through real adapter processes: the reference client out of process gives
+/// the verdicts it gives in process, and the Python libraries' profiles keep CI green with their
+/// expected failures honoured.
+@Suite("Adapters under Adapters/")
+struct AdapterSuiteTests {
+    static let adapters = PackageFiles.root.appendingPathComponent("Adapters")
+
+    /// The Swift profile, with the reference-adapter built beside these tests.
+    static func referenceProfile() throws -> AdapterProfile {
+        let loaded = AdapterProfileLoader.load(path: adapters.appendingPathComponent("swift/reference.yaml").path)
+        var profile = try #require(loaded.profile, "\(loaded.diagnostics)")
+        profile.command = [PackageFiles.referenceAdapterExecutable.path] + profile.command.dropFirst()
+        return profile
+    }
+
+    /// What a verdict is, without the wording of a problem: runs in and out of process differ in
+    /// wall time, nothing else.
+    static func summary(_ result: ScenarioResult) -> String {
+        let failed = result.failedChecks.map(\.statement).joined(separator: "; ")
+        return switch result.verdict {
+        case .passed: "passed"
+        case .failed: "failed: \(failed)"
+        case .skipped(let reason): "skipped: \(reason)"
+        case .error(let problem): "error: \(problem)"
+        case .expectedFailure(let reason): "expected failure: \(reason)"
+        }
+    }
+
+    @Test("the reference client gives the same verdict on every built-in scenario in process and as an adapter process", arguments: [nil, "no-single-flight", "no-refresh-on-401"])
+    func referenceAdapterMatchesInProcess(defect: String?) async throws {
+        let scenarios = try Fixtures.builtInScenarios()
+        var profile = try Self.referenceProfile()
+        let inProcess: any ClientFactory
+        if let defect {
+            inProcess = try Fixtures.defect(defect).factory
+            profile.command += ["--defect", defect]
+        } else {
+            inProcess = ReferenceClientFactory()
+        }
+        let adapter = AdapterClientFactory(profile: profile)
+        let direct = await SuiteRunner().run(scenarios, with: inProcess)
+        let viaAdapter = await SuiteRunner(scenarioRunner: profile.scenarioRunner).run(scenarios, with: adapter)
+        await adapter.stop()
+        #expect(viaAdapter.results.count == scenarios.count)
+        for (one, other) in zip(direct.results, viaAdapter.results) {
+            #expect(Self.summary(one) == Self.summary(other), "\(one.scenario.id)")
+        }
+        #expect(adapter.profile.capabilities == inProcess.profile.capabilities)
+        #expect(adapter.profile.version == Harness.version)
+        if defect == nil { #expect(viaAdapter.conforms) } else { #expect(!viaAdapter.conforms) }
+    }
+
+    static let pythonProfiles = ["authlib.yaml", "requests-oauthlib.yaml"]
+
+    @Test("a Python library's profile runs the built-in suite green: every failure is one its profile expects", arguments: pythonProfiles)
+    func pythonLibrary(_ file: String) async throws {
+        let venv = Self.adapters.appendingPathComponent("python/.venv/bin/python").path
+        try #require(FileManager.default.isExecutableFile(atPath: venv), "run Adapters/python/install.sh (scripts/test does)")
+        let loaded = AdapterProfileLoader.load(path: Self.adapters.appendingPathComponent("python/\(file)").path)
+        let profile = try #require(loaded.profile, "\(loaded.diagnostics.map(\.description)) (libfaketime: Debian's faketime, which scripts/test installs)")
+        let factory = AdapterClientFactory(profile: profile)
+        let run = await SuiteRunner(scenarioRunner: profile.scenarioRunner).run(try Fixtures.builtInScenarios(), with: factory)
+        await factory.stop()
+        for result in run.results {
+            switch result.verdict {
+            case .failed, .error: Issue.record("\(result.scenario.id): \(Self.summary(result))")
+            default: break
+            }
+        }
+        #expect(run.conforms)
+        #expect(run.results.contains { $0.verdict == .passed })
+        #expect(run.results.contains { if case .expectedFailure = $0.verdict { true } else { false } })
+        // Every listed expected failure still names a scenario.
+        #expect(ExpectedFailures(profile.expectedFailures).unmatched(by: run.results.map(\.scenario.id)).isEmpty)
+        #expect(factory.profile.name == file.replacingOccurrences(of: ".yaml", with: ""))
+    }
+
+    @Test("conformance run --client runs the suite through the profile's adapter and names it in the report")
+    func commandLine() throws {
+        let scratch = try PackageFiles.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        // The shipped profile with the adapter built beside the tests.
+        let profileText = try String(contentsOf: Self.adapters.appendingPathComponent("swift/reference.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: "directory: ../..", with: "directory: \(PackageFiles.root.path)")
+            .replacingOccurrences(of: "[.build/debug/reference-adapter]", with: "[\(PackageFiles.referenceAdapterExecutable.path)]")
+        let profile = scratch.appendingPathComponent("reference.yaml")
+        try Data(profileText.utf8).write(to: profile)
+        let junit = scratch.appendingPathComponent("junit.xml").path
+        let run = try ProcessRun.conformance(["run", "--client", profile.path, "--junit", junit, "Scenarios/refresh"])
+        #expect(run.status == 0, "\(run.standardOutput)\(run.standardError)")
+        #expect(run.standardOutput.contains("against reference-adapter \(Harness.version)"))
+        let report = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(report.contains(#"<property name="profile" value="\#(profile.path)"/>"#))
+    }
+
+    @Test("conformance run --client with a broken profile exits 2 with every problem at its line and column")
+    func brokenProfile() throws {
+        let scratch = try PackageFiles.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let profile = scratch.appendingPathComponent("broken.yaml")
+        try Data("profile: 1\nadapter: { comand: [x] }\ncapabilities: [refresh_on_404]\n".utf8).write(to: profile)
+        let run = try ProcessRun.conformance(["run", "--client", profile.path, "Scenarios/refresh"])
+        #expect(run.status == 2)
+        #expect(run.standardError.contains("\(profile.path):2:12: error: unknown key 'comand' in adapter; did you mean 'command'?"))
+        #expect(run.standardError.contains("\(profile.path):3:16: error: 'refresh_on_404' is not a valid capability; did you mean 'refresh_on_401'?"))
+        #expect(run.standardError.contains("nothing was run"))
+    }
+}

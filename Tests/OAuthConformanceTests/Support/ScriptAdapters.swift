@@ -1,0 +1,108 @@
+import Foundation
+@testable import OAuthConformance
+
+/// Small adapters written as Python scripts in a test, each speaking the protocol well or
+/// misbehaving in one way, with the scratch folder they run in.
+struct ScriptAdapter {
+    let folder: URL
+
+    /// How the script's `login` answers, on the first launch only; later launches behave.
+    enum Behaviour: String {
+        case behaves, crashes, garbage, hangs
+        /// Writes 200 KiB to stderr at its login, then behaves.
+        case chatty
+        /// Answers `hello` with protocol version 2, on every launch.
+        case wrongProtocol = "wrong-protocol"
+    }
+
+    /// A well-behaved adapter for everything but `login` and `request`, which it refuses as
+    /// `unsupported`; `request` answers with the time the adapter sees (time.time()) as its body.
+    static let script = #"""
+        import json, os, subprocess, sys, time
+        behaviour, folder = sys.argv[1], sys.argv[2]
+        first_launch = not os.path.exists(os.path.join(folder, "launched"))
+        open(os.path.join(folder, "launched"), "a").close()
+        with open(os.path.join(folder, "pids"), "a") as pids:
+            pids.write(f"{os.getpid()}\n")
+        def answer(message, **fields):
+            fields["id"] = message["id"]
+            sys.stdout.write(json.dumps(fields) + "\n")
+            sys.stdout.flush()
+        while True:
+            line = sys.stdin.readline()
+            if not line:
+                break
+            message = json.loads(line)
+            op = message["op"]
+            print(f"adapter got {op}", file=sys.stderr, flush=True)
+            if op == "hello":
+                answer(message, ok=True, protocol=2 if behaviour == "wrong-protocol" else 1, name="script", version="1", capabilities=["virtual_clock"])
+            elif op == "login" and first_launch and behaviour == "crashes":
+                print("about to crash on purpose", file=sys.stderr, flush=True)
+                os._exit(3)
+            elif op == "login" and first_launch and behaviour == "garbage":
+                sys.stdout.write("this is not the protocol\n")
+                sys.stdout.flush()
+            elif op == "login" and first_launch and behaviour == "hangs":
+                helper = subprocess.Popen(["sleep", "300"])
+                with open(os.path.join(folder, "pids"), "a") as pids:
+                    pids.write(f"{helper.pid}\n")
+                time.sleep(300)
+            elif op == "login" and behaviour == "chatty":
+                sys.stderr.write("start of the flood\n" + "x" * 200_000 + "\nend of the flood\n")
+                sys.stderr.flush()
+                answer(message, ok=False, error={"category": "unsupported", "message": "login is not implemented"})
+            elif op == "request":
+                answer(message, ok=True, status=200, body=repr(time.time()))
+            elif op in ("login", "restart", "complete_authorization"):
+                answer(message, ok=False, error={"category": "unsupported", "message": f"{op} is not implemented", "type": "ScriptError"})
+            else:
+                answer(message, ok=True)
+        """#
+
+    init() throws {
+        folder = try PackageFiles.temporaryDirectory()
+        try Data(Self.script.utf8).write(to: folder.appendingPathComponent("adapter.py"))
+    }
+
+    func profile(_ behaviour: Behaviour, operationTimeout: Duration = .seconds(10), fakeTime: Bool = false) -> AdapterProfile {
+        AdapterProfile(
+            name: "script-\(behaviour.rawValue)", command: ["python3", "adapter.py", behaviour.rawValue, folder.path], directory: folder.path,
+            fakeTimeLibrary: fakeTime ? AdapterProfileLoader.fakeTimeLibraryCandidates.first { FileManager.default.fileExists(atPath: $0) } : nil,
+            capabilities: fakeTime ? [] : [.virtualClock], timeouts: .init(start: .seconds(20), operation: operationTimeout, scenario: .seconds(60))
+        )
+    }
+
+    /// Every process the script started (adapters and their helpers), by pid.
+    func pids() -> [pid_t] {
+        let text = (try? String(contentsOf: folder.appendingPathComponent("pids"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { pid_t($0) }
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// A scenario the script passes: its login is refused as unsupported, and that is expected.
+    static func scenario(_ id: String) throws -> Scenario {
+        try Fixtures.scenario("""
+            conformance: 1
+            id: \(id)
+            title: The script's login is refused as unsupported
+            area: errors
+            level: MUST
+            steps:
+              - login: password
+                outcome: { error: unsupported }
+            expect:
+              - never: { endpoint: token }
+            """)
+    }
+}
+
+/// Whether a process is gone: no such process, or a zombie waiting to be reaped by whoever adopted it.
+func processIsGone(_ pid: pid_t) -> Bool {
+    if kill(pid, 0) != 0 { return errno == ESRCH }
+    let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+    return stat.split(separator: ")").last?.trimmingCharacters(in: .whitespaces).hasPrefix("Z") ?? true
+}
