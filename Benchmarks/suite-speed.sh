@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Wall time of the whole built-in suite against the reference client, median of several runs:
 #   in process, one scenario at a time and with --jobs;
-#   through the process adapter (the reference client behind the adapter protocol of issue #5),
-#   when the package has a `reference-adapter` product.
+#   through the process adapter: the reference client as an adapter process
+#   (Adapters/swift/reference.yaml, run against the release build of `reference-adapter`).
 #
 #   Benchmarks/suite-speed.sh [runs] [jobs]      defaults: 5 runs, --jobs = number of CPUs
 #
@@ -18,14 +18,19 @@ swift build -c release --product conformance >&2
 bin="$(swift build -c release --show-bin-path)/conformance"
 scenarios="$("$bin" list Scenarios | wc -l | tr -d ' ')"
 
-adapter=""
-if grep -q '"reference-adapter"' Package.swift; then
-  swift build -c release --product reference-adapter >&2
-  adapter="$(swift build -c release --show-bin-path)/reference-adapter"
-fi
-
 reports="$(mktemp -d)"
 trap 'rm -rf "$reports"' EXIT
+
+# The reference client behind the adapter protocol: Adapters/swift/reference.yaml, pointed at the
+# release build of reference-adapter instead of the debug one.
+adapter=""
+if grep -q '"reference-adapter"' Package.swift && [ -f Adapters/swift/reference.yaml ]; then
+  swift build -c release --product reference-adapter >&2
+  adapter="$reports/reference-release.yaml"
+  sed -e "s|^  directory: .*|  directory: $PWD|" \
+      -e "s|^  command: .*|  command: [$(swift build -c release --show-bin-path)/reference-adapter]|" \
+      Adapters/swift/reference.yaml > "$adapter"
+fi
 
 # median_wall LABEL COMMAND…: runs the command $runs times, prints the median wall time.
 median_wall() {
@@ -49,8 +54,6 @@ PY
 median_wall "in-process, --jobs 1" "$bin" run Scenarios --jobs 1 --junit "$reports/junit.xml"
 median_wall "in-process, --jobs $jobs" "$bin" run Scenarios --jobs "$jobs" --junit "$reports/junit.xml"
 if [ -n "$adapter" ]; then
-  # TODO(#5): the adapter branch defines how `conformance run` is pointed at an adapter process;
-  # this assumes `--client PATH`. Adjust here once that lands on main.
   median_wall "process adapter, --jobs 1" "$bin" run Scenarios --jobs 1 --client "$adapter" --junit "$reports/junit.xml"
   median_wall "process adapter, --jobs $jobs" "$bin" run Scenarios --jobs "$jobs" --client "$adapter" --junit "$reports/junit.xml"
 else
