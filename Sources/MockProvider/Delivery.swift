@@ -15,6 +15,10 @@ public enum Delivery: Sendable, Equatable {
     case garbage(String)
     /// The head at once, then the body `chunkSize` bytes at a time, one chunk every `interval`.
     case dribble(chunkSize: Int, interval: Duration)
+    /// Sent once the provider has received its n-th request (counting every endpoint), so an
+    /// answer can be ordered after other requests without guessing a latency; sent anyway after
+    /// ten seconds.
+    case heldUntilRequest(Int)
 
     /// How the journal and timelines name it.
     public var label: String {
@@ -26,6 +30,7 @@ public enum Delivery: Sendable, Equatable {
         case .closeWithoutAnswer: "closed without an answer"
         case .garbage: "garbage, then closed"
         case .dribble(let size, let interval): "dribbled \(size) bytes every \(interval)"
+        case .heldUntilRequest(let number): "held until request no. \(number) arrived"
         }
     }
 }

@@ -18,10 +18,16 @@ final class HTTPExchangeHandler: ChannelInboundHandler, RemovableChannelHandler 
 
     private let maximumBodySize: Int
     private let respond: @Sendable (ProviderRequest) -> ProviderReply
+    /// How many requests the provider has received so far, for answers held until a later one.
+    private let requestsReceived: @Sendable () -> Int
     private var state = State.idle
 
-    init(maximumBodySize: Int, respond: @escaping @Sendable (ProviderRequest) -> ProviderReply) {
+    init(
+        maximumBodySize: Int, requestsReceived: @escaping @Sendable () -> Int = { .max },
+        respond: @escaping @Sendable (ProviderRequest) -> ProviderReply
+    ) {
         self.maximumBodySize = maximumBodySize
+        self.requestsReceived = requestsReceived
         self.respond = respond
     }
 
@@ -98,6 +104,21 @@ final class HTTPExchangeHandler: ChannelInboundHandler, RemovableChannelHandler 
             writeBypassingHTTP(context.channel.allocator.buffer(string: bytes), context: context)
         case .dribble(let chunkSize, let interval):
             dribble(reply.response, chunkSize: max(chunkSize, 1), interval: interval, version: version, keepAlive: keepAlive, context: context)
+        case .heldUntilRequest(let number):
+            hold(reply.response, until: number, checksLeft: 2_000, version: version, keepAlive: keepAlive, context: context)
+        }
+    }
+
+    /// Writes the response once request no. `number` has arrived, looking every 5 ms.
+    private func hold(
+        _ response: ProviderResponse, until number: Int, checksLeft: Int, version: HTTPVersion, keepAlive: Bool, context: ChannelHandlerContext
+    ) {
+        guard requestsReceived() < number, checksLeft > 0 else {
+            write(response, version: version, keepAlive: keepAlive, context: context)
+            return
+        }
+        later(.milliseconds(5), context) { handler, context in
+            handler.hold(response, until: number, checksLeft: checksLeft - 1, version: version, keepAlive: keepAlive, context: context)
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 
 /// The provider's behaviour, independent of the network: routes a request to its endpoint,
@@ -44,7 +45,10 @@ public final class MockProvider: Sendable {
         let endpoint = Endpoint(path: request.path)
         let grant = endpoint == .token ? request.formField("grant_type").flatMap(GrantType.init(rawValue:)) : nil
         let decision = rules.decide(endpoint: endpoint, grant: grant, at: now)
-        let response = answer(request, endpoint: endpoint, action: decision?.action, at: now)
+        var response = answer(request, endpoint: endpoint, action: decision?.action, at: now)
+        if let skew = settings.clockSkew {
+            response.setHeader("Date", to: RetryLater.httpDate(clock.now.addingTimeInterval(skew.seconds)))
+        }
         let delivery = decision?.delivery ?? .immediate
         journal.record { sequence in
             JournalEntry(

@@ -116,7 +116,9 @@ public final class ProviderServer: Sendable {
                     if let tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls)) }
                     try pipeline.addHandler(IdleStateHandler(readTimeout: TimeAmount(options.idleTimeout)))
                     try pipeline.configureHTTPServerPipeline(withErrorHandling: true)
-                    try pipeline.addHandler(HTTPExchangeHandler(maximumBodySize: options.maximumBodySize) { request in
+                    try pipeline.addHandler(HTTPExchangeHandler(
+                        maximumBodySize: options.maximumBodySize, requestsReceived: { provider.journal.lastSequence }
+                    ) { request in
                         var request = request
                         request.listener = role
                         return provider.handle(request)

@@ -10,6 +10,9 @@ public struct ProviderSettings: Sendable, Equatable {
     public var redirectURIs: [String]
     /// With a variant, the provider's primary origin speaks HTTPS and presents that certificate.
     public var tls: CertificateVariant?
+    /// When set, every answer carries a `Date` header this far from the clock tokens are issued
+    /// on (negative: behind), as from a server whose clock is off; `nil`: no `Date` header.
+    public var clockSkew: Duration?
 
     public init(
         client: ClientCredentials = .init(id: "conformance-client", secret: "conformance-secret"),
@@ -18,8 +21,10 @@ public struct ProviderSettings: Sendable, Equatable {
         rules: [ProviderRule] = [],
         seed: UInt64 = 0,
         redirectURIs: [String] = ["http://127.0.0.1/callback"],
-        tls: CertificateVariant? = nil
+        tls: CertificateVariant? = nil,
+        clockSkew: Duration? = nil
     ) {
+        self.clockSkew = clockSkew
         self.client = client
         self.user = user
         self.tokens = tokens

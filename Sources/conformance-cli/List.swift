@@ -10,7 +10,7 @@ struct ListScenarios: ParsableCommand {
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case text, json
+        case text, json, markdown
     }
 
     @Argument(help: "Scenario files or directories, searched for .yaml and .yml files.")
@@ -25,7 +25,7 @@ struct ListScenarios: ParsableCommand {
     @Option(help: "Only scenarios of this level.")
     var level: Level?
 
-    @Option(help: "text: one line per scenario; json: an array of objects for scripts.")
+    @Option(help: "text: one line per scenario; json: an array of objects for scripts; markdown: the table of docs/checks.md.")
     var format: Format = .text
 
     func run() throws {
@@ -41,6 +41,8 @@ struct ListScenarios: ParsableCommand {
                 let level = scenario.level.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)
                 print("\(id)  \(level)  \(scenario.title)")
             }
+        case .markdown:
+            print(ChecksTable.markdown(selected), terminator: "")
         case .json:
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -32,6 +32,9 @@ struct Run: AsyncParsableCommand {
     ))
     var shard: Shard?
 
+    @Option(help: "How many scenarios run at once; results are reported in scenario order.")
+    var jobs = 1
+
     @Option(help: ArgumentHelp(
         "Run the reference client with one deliberate bug, to see how a failure reads.",
         discussion: DefectiveClient.catalogue.map { "\($0.name): \($0.bug)" }.joined(separator: "\n"),
@@ -46,6 +49,7 @@ struct Run: AsyncParsableCommand {
     var client: String?
 
     func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         if let defect, !DefectiveClient.catalogue.contains(where: { $0.name == defect }) {
             throw ValidationError("unknown defect '\(defect)'; known: \(DefectiveClient.catalogue.map(\.name).joined(separator: ", "))")
         }
@@ -83,9 +87,9 @@ struct Run: AsyncParsableCommand {
         let console = ConsoleReport(colour: ConsoleReport.wantsColour(
             environment: ProcessInfo.processInfo.environment, isTerminal: isatty(STDOUT_FILENO) == 1
         ))
-        let suite = Task { [factory] in
+        let suite = Task { [factory, jobs] in
             var done = 0
-            return await SuiteRunner(scenarioRunner: runner).run(scenarios, with: factory) { result in
+            return await SuiteRunner(scenarioRunner: runner, jobs: jobs).run(scenarios, with: factory) { result in
                 done += 1
                 Console.out(console.line(for: result, progress: (done, scenarios.count)))
                 console.details(for: result).forEach(Console.out)

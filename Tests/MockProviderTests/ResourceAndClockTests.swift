@@ -19,6 +19,23 @@ struct ResourceAndClockTests {
         }
     }
 
+    @Test("with a clock skew every answer carries a Date header that far from the virtual clock; without one, none")
+    func skewedDateHeader() async throws {
+        try await RunningProvider.with(ProviderSettings(clockSkew: .seconds(-600))) { provider throws in
+            provider.provider.clock.advance(by: .seconds(90))
+            let answer = try await provider.passwordGrant()
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+            let date = try #require(answer.headers["Date"].first.flatMap(formatter.date))
+            #expect(date == VirtualClock.defaultOrigin.addingTimeInterval(90 - 600))
+        }
+        try await RunningProvider.with { provider throws in
+            #expect(try await provider.passwordGrant().headers["Date"].isEmpty)
+        }
+    }
+
     @Test("a token expires on the virtual clock: one hour of lifetime costs no real hour")
     func expiryOnVirtualTime() async throws {
         let started = ContinuousClock.now

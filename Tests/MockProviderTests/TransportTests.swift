@@ -97,6 +97,25 @@ struct TransportTests {
 
 @Suite("Rule selection: sequences, windows, call ranges")
 struct RuleSelectionTests {
+    @Test("an answer held until a later request is sent only once that request has arrived")
+    func heldUntilRequest() async throws {
+        let settings = ProviderSettings(rules: [
+            ProviderRule(match: RequestMatcher(endpoint: .resource, calls: .nth(1)), delivery: .heldUntilRequest(3))
+        ])
+        try await RunningProvider.with(settings) { provider throws in
+            let held = Task { (try await provider.resource(bearer: nil), ContinuousClock.now) }
+            for _ in 0..<500 where provider.provider.journal.lastSequence < 1 { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(provider.provider.journal.lastSequence == 1)
+            #expect(try await provider.passwordGrant().status == 200)    // request no. 2: the first is still held
+            let releasing = ContinuousClock.now
+            #expect(try await provider.resource(bearer: nil).status == 401)    // no. 3 releases no. 1
+            let (answer, answeredAt) = try await held.value
+            #expect(answer.status == 401)
+            #expect(answeredAt >= releasing)
+            #expect(provider.provider.journal.entries.first?.delivery == .heldUntilRequest(3))
+        }
+    }
+
     @Test("a sequence answers 503 twice, then correctly")
     func sequence() async throws {
         let unavailable = RuleAction.respond(ProviderResponse(status: 503, headers: [HeaderField("Retry-After", "1")]))

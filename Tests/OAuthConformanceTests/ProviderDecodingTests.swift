@@ -37,6 +37,9 @@ struct ProviderDecodingTests {
         #expect(settings.tls == .wrongHost)
         #expect(settings.seed == 42)
         #expect(settings.redirectURIs == ["https://app.example/cb"])
+        #expect(settings.clockSkew == nil)
+        #expect(try provider("clock_skew: { behind: 10m }").clockSkew == .seconds(-600))
+        #expect(try provider("clock_skew: { ahead: 90s }").clockSkew == .seconds(90))
     }
 
     @Test("call selectors and time windows")
@@ -111,7 +114,7 @@ struct ProviderDecodingTests {
             """)).map(\.description)
         #expect(found == [
             "broken.yaml:7:8: error: 'selfsigned' is not a valid tls certificate; did you mean 'self_signed'? (allowed: valid, self_signed, expired, wrong_host, other_key)",
-            "broken.yaml:9:20: error: 'rest' is not a transport fault; did you mean 'reset'? (allowed: never, reset, close_without_answer, or { garbage: TEXT }, or { dribble: { chunk_size: N, every: DURATION } })",
+            "broken.yaml:9:20: error: 'rest' is not a transport fault; did you mean 'reset'? (allowed: never, reset, close_without_answer, or { garbage: TEXT }, or { dribble: { chunk_size: N, every: DURATION } }, or { hold_until_request: N })",
             "broken.yaml:10:9: error: a rule with transport cannot also have delay or jitter",
             "broken.yaml:11:26: error: when has call, from_call; give only one of them",
             "broken.yaml:12:24: error: calls must read FIRST..LAST, e.g. 2..4, not '4..2'",

@@ -85,7 +85,7 @@ struct ScenarioLanguageTests {
         (scenario(expect: "  - order: [{ endpoint: token }, { endpoint: token }]"),
          "broken.yaml:9:34: error: order lists token request twice; the check could never pass"),
         (scenario(expect: "  - never: { carries: refresh_tokens }"),
-         "broken.yaml:9:23: error: 'refresh_tokens' is not a valid never.carries; did you mean 'refresh_token'? (allowed: expired_access_token, refresh_token, access_token_in_query, credentials)"),
+         "broken.yaml:9:23: error: 'refresh_tokens' is not a valid never.carries; did you mean 'refresh_token'? (allowed: expired_access_token, refresh_token, access_token_in_query, client_secret, client_secret_in_query, credentials)"),
     ])
     func mistakes(_ yaml: String, _ expected: String) {
         #expect(Fixtures.diagnostics(yaml).map(\.description).joined(separator: "\n") == expected)

@@ -16,7 +16,7 @@ struct TokenResponseInterpreterTests {
     @Test("a normal response: expiry measured from receipt, a lower-case bearer accepted")
     func normal() throws {
         let tokens = try interpret(200, #"{"access_token":"a","token_type":"bearer","expires_in":60,"refresh_token":"r"}"#).get()
-        #expect(tokens == TokenSet(accessToken: "a", expiresAt: now.addingTimeInterval(60), refreshToken: "r"))
+        #expect(tokens == TokenSet(accessToken: "a", expiresAt: now.addingTimeInterval(60), refreshToken: "r", receivedAt: now))
     }
 
     @Test("a refresh token that is absent, null or empty leaves the previous one", arguments: [
@@ -32,6 +32,21 @@ struct TokenResponseInterpreterTests {
     func expiresIn() throws {
         #expect(try interpret(200, #"{"access_token":"a","token_type":"Bearer","expires_in":"30"}"#).get().expiresAt == now.addingTimeInterval(30))
         #expect(try interpret(200, #"{"access_token":"a","token_type":"Bearer"}"#).get().expiresAt == nil)
+    }
+
+    @Test("expires_in of zero, below zero, null or garbage states no lifetime; a huge one is clamped", arguments: [
+        ("0", nil), ("-60", nil), ("null", nil), (#""soon""#, nil), ("1099511627776", TokenResponseInterpreter.longestLifetime),
+    ] as [(String, TimeInterval?)])
+    func oddExpiresIn(_ value: String, _ lifetime: TimeInterval?) throws {
+        let tokens = try interpret(200, #"{"access_token":"a","token_type":"Bearer","expires_in":\#(value)}"#).get()
+        #expect(tokens.expiresAt == lifetime.map(now.addingTimeInterval))
+    }
+
+    @Test("a 5xx with a §5.2 body is transient and keeps its code")
+    func serverErrorWithCode() {
+        #expect(interpret(503, #"{"error":"temporarily_unavailable"}"#) == .failure(
+            ClientFailure(.transient, oauthError: "temporarily_unavailable", message: "token endpoint answered 503 temporarily_unavailable")
+        ))
     }
 
     @Test("§5.2 errors keep their code and map to a category, even inside a 200")

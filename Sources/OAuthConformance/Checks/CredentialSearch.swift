@@ -1,3 +1,4 @@
+import Foundation
 import MockProvider
 
 /// Finds a credential wherever a request carries it: a header, the query string, the body.
@@ -10,6 +11,8 @@ enum CredentialSearch {
         case queryParameter(String)
         case formField(String)
         case body
+        /// Inside HTTP Basic credentials (`Authorization: Basic …`, decoded).
+        case basicCredentials
 
         var description: String {
             switch self {
@@ -17,6 +20,7 @@ enum CredentialSearch {
             case .queryParameter(let name): "query parameter \(name)"
             case .formField(let name): "form field \(name)"
             case .body: "body"
+            case .basicCredentials: "HTTP Basic credentials"
             }
         }
     }
@@ -41,6 +45,25 @@ enum CredentialSearch {
             }
         }
         return places
+    }
+
+    /// Every place that holds `value`, HTTP Basic credentials decoded included: where a client
+    /// secret travels.
+    static func placesDecodingBasic(of value: String, in request: ProviderRequest) -> [Place] {
+        var found = places(of: value, in: request)
+        let basic = request.headers.compactMap { header -> String? in
+            let parts = header.value.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "basic",
+                  let data = Data(base64Encoded: String(parts[1]).trimmingCharacters(in: .whitespaces))
+            else { return nil }
+            return String(data: data, encoding: .utf8)
+        }
+        if basic.contains(where: { decoded in
+            decoded.split(separator: ":", omittingEmptySubsequences: false).contains { FormField.decode("v=\($0)").first?.value == value }
+        }) {
+            found.append(.basicCredentials)
+        }
+        return found
     }
 
     private static let tokenCharacters = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/")

@@ -4,13 +4,18 @@ import MockProvider
 /// check with what was expected, what was observed, and the requests that show it.
 public struct ExpectationEvaluator: Sendable {
     public let transcript: Transcript
+    /// The client secret the secret checks look for; `evaluate` takes it from the scenario.
+    public var clientSecret: String
 
-    public init(transcript: Transcript) {
+    public init(transcript: Transcript, clientSecret: String = ProviderSettings().client.secret) {
         self.transcript = transcript
+        self.clientSecret = clientSecret
     }
 
     public func evaluate(_ scenario: Scenario) -> [CheckResult] {
-        stepOutcomeChecks() + scenario.expectations.map(check)
+        var judge = self
+        judge.clientSecret = scenario.provider.client.secret
+        return judge.stepOutcomeChecks() + scenario.expectations.map(judge.check)
     }
 
     public func check(_ expectation: Expectation) -> CheckResult {
@@ -207,6 +212,13 @@ public struct ExpectationEvaluator: Sendable {
                 sightings = ["query parameter access_token"]
             }
             return sightings.isEmpty ? nil : "(\(sightings.joined(separator: ", ")))"
+        case .clientSecret, .clientSecretInQuery:
+            let places = CredentialSearch.placesDecodingBasic(of: clientSecret, in: entry.request).filter { place in
+                if forbidden == .clientSecret { return true }
+                if case .queryParameter = place { return true }
+                return false
+            }
+            return places.isEmpty ? nil : "(client secret in \(places.map(\.description).joined(separator: ", ")))"
         case .credentials:
             var sightings = entry.request.header("Authorization").map { _ in ["an Authorization header"] } ?? []
             sightings += transcript.issuedTokens.flatMap { token in

@@ -3,7 +3,7 @@ import Yams
 
 /// Decodes `provider:`: token lifetimes, TLS, and the rules that make the provider misbehave.
 struct ProviderDecoder {
-    static let keys = ["tokens", "rules", "tls", "seed", "redirect_uris"]
+    static let keys = ["tokens", "rules", "tls", "seed", "redirect_uris", "clock_skew"]
     static let tokenKeys = ["access_lifetime", "refresh_lifetime", "rotate_refresh_tokens", "revoke_all_at"]
 
     let reader: YAMLReader
@@ -27,6 +27,10 @@ struct ProviderDecoder {
         settings.tls = provider["tls"].flatMap { reader.enumeration($0, "tls certificate", as: CertificateVariant.self) }
         if let seed = provider["seed"].flatMap({ reader.int($0, "seed", in: 0...Int.max) }) {
             settings.seed = UInt64(seed)
+        }
+        if let skewNode = provider["clock_skew"], let skew = reader.mapping(skewNode, "provider.clock_skew", allowedKeys: ["ahead", "behind"]),
+           let direction = skew.exactlyOne(of: ["ahead", "behind"]), let amount = skew[direction].flatMap({ reader.duration($0, "clock_skew.\(direction)") }) {
+            settings.clockSkew = direction == "ahead" ? amount : .zero - amount
         }
         if let uris = provider["redirect_uris"] {
             settings.redirectURIs = reader.scalarList(uris, "redirect_uris")

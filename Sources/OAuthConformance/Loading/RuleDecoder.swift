@@ -126,14 +126,17 @@ struct RuleDecoder {
             case "reset": return .reset
             case "close_without_answer": return .closeWithoutAnswer
             default:
-                reader.error("'\(text)' is not a transport fault\(Suggestions.didYouMean(text, among: Self.transportForms)) (allowed: \(YAMLReader.list(Self.transportForms)), or { garbage: TEXT }, or { dribble: { chunk_size: N, every: DURATION } })", at: node)
+                reader.error("'\(text)' is not a transport fault\(Suggestions.didYouMean(text, among: Self.transportForms)) (allowed: \(YAMLReader.list(Self.transportForms)), or { garbage: TEXT }, or { dribble: { chunk_size: N, every: DURATION } }, or { hold_until_request: N })", at: node)
                 return nil
             }
         }
-        guard let transport = reader.mapping(node, "transport", allowedKeys: ["garbage", "dribble"]),
-              let form = transport.exactlyOne(of: ["garbage", "dribble"])
+        let forms = ["garbage", "dribble", "hold_until_request"]
+        guard let transport = reader.mapping(node, "transport", allowedKeys: forms), let form = transport.exactlyOne(of: forms)
         else { return nil }
         if form == "garbage" { return reader.string(transport["garbage"]!, "transport.garbage").map(Delivery.garbage) }
+        if form == "hold_until_request" {
+            return reader.int(transport["hold_until_request"]!, "transport.hold_until_request", in: 1...1_000_000).map(Delivery.heldUntilRequest)
+        }
         guard let dribble = reader.mapping(transport["dribble"]!, "transport.dribble", allowedKeys: ["chunk_size", "every"]),
               let size = dribble.required("chunk_size").flatMap({ reader.int($0, "chunk_size", in: 1...1_048_576) }),
               let interval = dribble.required("every").flatMap({ reader.duration($0, "every") })

@@ -1,15 +1,20 @@
 import Foundation
 import Synchronization
 
-/// Runs scenarios one after another against one client. Cancelling the task that runs the suite
-/// (as `conformance run` does on SIGINT or SIGTERM) stops it at once: the scenario in progress is
-/// abandoned, and it and every scenario not yet started come back as interrupted errors, so the
-/// reports still list the whole suite.
+/// Runs scenarios against one client, up to `jobs` at a time (each scenario has its own provider,
+/// clock and client, so they cannot disturb each other). Results come back, and `onResult` is
+/// called, in the order the scenarios were given, whatever order they finish in. Cancelling the
+/// task that runs the suite (as `conformance run` does on SIGINT or SIGTERM) stops it at once: the
+/// scenarios in progress are abandoned, and they and every scenario not yet started come back as
+/// interrupted errors, so the reports still list the whole suite.
 public struct SuiteRunner: Sendable {
     public var scenarioRunner: ScenarioRunner
+    /// How many scenarios run at once; 1 runs them one after another.
+    public var jobs: Int
 
-    public init(scenarioRunner: ScenarioRunner = ScenarioRunner()) {
+    public init(scenarioRunner: ScenarioRunner = ScenarioRunner(), jobs: Int = 1) {
         self.scenarioRunner = scenarioRunner
+        self.jobs = max(1, jobs)
     }
 
     public func run(
@@ -17,24 +22,37 @@ public struct SuiteRunner: Sendable {
     ) async -> SuiteRun {
         let startedAt = Date()
         let started = ContinuousClock.now
-        var results: [ScenarioResult] = []
-        for (index, scenario) in scenarios.enumerated() {
-            let scenarioStarted = ContinuousClock.now
-            let runner = scenarioRunner
-            let finished = Task.isCancelled ? nil : await Self.unlessCancelled { await runner.run(scenario, with: factory) }
-            guard let result = finished else {
-                let abandoned = ScenarioResult.interrupted(scenario, wasRunning: true, wallTime: ContinuousClock.now - scenarioStarted)
-                let unstarted = scenarios[(index + 1)...].map { ScenarioResult.interrupted($0, wasRunning: false, wallTime: .zero) }
-                for result in [abandoned] + unstarted {
-                    onResult(result)
-                    results.append(result)
+        var finished = [ScenarioResult?](repeating: nil, count: scenarios.count)
+        var reported = 0
+        var nextToStart = 0
+        let runner = scenarioRunner
+        await withTaskGroup(of: (Int, ScenarioResult).self) { group in
+            func startNext() {
+                guard nextToStart < scenarios.count, !Task.isCancelled else { return }
+                let index = nextToStart
+                let scenario = scenarios[index]
+                nextToStart += 1
+                group.addTask {
+                    let scenarioStarted = ContinuousClock.now
+                    let result = await Self.unlessCancelled { await runner.run(scenario, with: factory) }
+                    return (index, result ?? .interrupted(scenario, wasRunning: true, wallTime: ContinuousClock.now - scenarioStarted))
                 }
-                break
             }
-            onResult(result)
-            results.append(result)
+            for _ in 0..<jobs { startNext() }
+            for await (index, result) in group {
+                finished[index] = result
+                while reported < finished.count, let next = finished[reported] {
+                    onResult(next)
+                    reported += 1
+                }
+                startNext()
+            }
         }
-        var run = SuiteRun(profile: factory.profile, results: results, startedAt: startedAt, wallTime: ContinuousClock.now - started)
+        for index in nextToStart..<scenarios.count {
+            finished[index] = .interrupted(scenarios[index], wasRunning: false, wallTime: .zero)
+        }
+        for result in finished[reported...].compactMap({ $0 }) { onResult(result) }
+        var run = SuiteRun(profile: factory.profile, results: finished.compactMap { $0 }, startedAt: startedAt, wallTime: ContinuousClock.now - started)
         run.interrupted = Task.isCancelled
         return run
     }

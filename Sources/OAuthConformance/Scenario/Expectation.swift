@@ -61,6 +61,11 @@ public enum ForbiddenCarriage: String, Sendable, Hashable, CaseIterable {
     /// An access token in the query string: an `access_token` parameter, or any issued access
     /// token as a query value (RFC 6750 §2.3, RFC 9700 §4.3.2).
     case accessTokenInQuery = "access_token_in_query"
+    /// The client's secret, anywhere: a header (HTTP Basic decoded), the query, the body. For the
+    /// resource server, which has no business seeing it (RFC 6749 §10.4 / §2.3.1).
+    case clientSecret = "client_secret"
+    /// The client's secret in the query string, where logs keep it (RFC 6749 §2.3.1).
+    case clientSecretInQuery = "client_secret_in_query"
     /// Any credential: an `Authorization` header, any issued token, the client secret, the
     /// user's password, an authorization code or PKCE verifier. For requests that should never
     /// carry one at all, such as those following a redirect to another origin.
@@ -72,6 +77,8 @@ public enum ForbiddenCarriage: String, Sendable, Hashable, CaseIterable {
         case .expiredAccessToken: "carrying an expired access token"
         case .refreshToken: "carrying a refresh token"
         case .accessTokenInQuery: "carrying an access token in the query string"
+        case .clientSecret: "carrying the client secret"
+        case .clientSecretInQuery: "carrying the client secret in the query string"
         case .credentials: "carrying any credential"
         }
     }

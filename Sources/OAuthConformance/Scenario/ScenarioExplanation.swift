@@ -37,12 +37,23 @@ public enum ScenarioExplanation {
                 ? "rotates refresh tokens: each refresh issues a new one, and presenting a superseded one revokes the family"
                 : "does not rotate refresh tokens",
         ]
-        lines += settings.rules.enumerated().map { index, rule in
-            let effects = [rule.action.map(action), rule.delivery.map { "delivers the answer \($0.label)" }].compactMap { $0 }
-            return "rule \(index + 1): \(matcher(rule.match)), \(effects.isEmpty ? "answers correctly" : effects.joined(separator: " and "))"
-        }
+        if let skew = clockSkew(settings) { lines.append(skew) }
+        lines += settings.rules.enumerated().map { index, rule in "rule \(index + 1): \(ruleText(rule))" }
         lines.append("otherwise answers as RFC 6749 and RFC 6750 describe")
         return lines
+    }
+
+    /// e.g. "dates its answers 10m ahead of the clock its tokens live on (Date header)".
+    static func clockSkew(_ settings: ProviderSettings) -> String? {
+        settings.clockSkew.map { skew in
+            "dates its answers \(DurationText.format(skew < .zero ? .zero - skew : skew)) \(skew < .zero ? "behind" : "ahead of") the clock its tokens live on (Date header)"
+        }
+    }
+
+    /// e.g. "for token request no. 1 (grant refresh_token), answers HTTP 503".
+    static func ruleText(_ rule: ProviderRule) -> String {
+        let effects = [rule.action.map(action), rule.delivery.map { "delivers the answer \($0.label)" }].compactMap { $0 }
+        return "\(matcher(rule.match)), \(effects.isEmpty ? "answers correctly" : effects.joined(separator: " and "))"
     }
 
     private static func matcher(_ match: RequestMatcher) -> String {
@@ -66,6 +77,13 @@ public enum ScenarioExplanation {
         case .alterTokenResponse(let alteration):
             var changes = alteration.omit.sorted().map { "omits \($0)" }
             changes += alteration.set.keys.sorted().map { "sets \($0) to \(alteration.set[$0]!.serialized())" }
+            if alteration.formEncoded { changes.append("form-encodes the body") }
+            switch alteration.contentType {
+            case .omit: changes.append("omits Content-Type")
+            case .replace(let type): changes.append("labels it Content-Type \(type)")
+            case nil: break
+            }
+            if let bytes = alteration.truncatedTo { changes.append("cuts the body after \(bytes) bytes") }
             return "serves the request, then " + changes.joined(separator: " and ") + " in the token response"
         case .sequence(let actions):
             return "answers call by call: " + actions.map { Self.action($0) }.joined(separator: "; then ") + "; later calls correctly"

@@ -58,6 +58,58 @@ public struct ClientBehaviour: Sendable, Equatable {
     /// application presents the new one, never the superseded one.
     public var persistsRefreshedTokens = true
 
+    // Refresh timing, token responses, recovery and transient errors (catalogue PR, RR, SF, TE).
+    /// PR-05: a lifetime shorter than twice the window is refreshed at half-life, not on every request.
+    public var clampsLeewayToHalfLifetime = true
+    /// PR-03: a missing or unusable `expires_in` means "no stated lifetime", not "already expired".
+    public var missingLifetimeMeansExpired = false
+    /// PR-04: `"expires_in": "3600"` is read as a number instead of being dropped.
+    public var readsStringExpiresIn = true
+    /// TE-14: a `refresh_token` that is `null` or `""` counts as absent.
+    public var treatsEmptyRefreshTokenAsAbsent = true
+    /// TE-15: a rotated refresh token replaces the stored one.
+    public var storesRotatedRefreshToken = true
+    /// RR-02: refresh-and-replay rounds one request may go through after 401s.
+    public var replayRoundsPer401 = 1
+    /// RR-03: a 403 `insufficient_scope` is answered with a refresh and a replay (it cannot add scope).
+    public var refreshesOnInsufficientScope = false
+    /// RR-05: a refresh refused with `invalid_client` is followed by another refresh.
+    public var refreshesAgainOnInvalidClient = false
+    /// RR-06: a 401 on a request sent with a token already replaced is replayed with the current one, without a refresh.
+    public var replaysStaleCredentialWithoutRefresh = true
+    /// A request is replayed with the rejected token even when the refresh failed.
+    public var replaysAfterFailedRefresh = false
+    /// SF-03: callers that waited for a shared refresh that failed each try again with the same refresh token.
+    public var waitersRetryFailedRefresh = false
+    /// TE-02: `invalid_grant` on a refresh discards the tokens, so the dead refresh token is not sent again.
+    public var discardsTokensOnInvalidGrant = true
+    /// TE-04: an answer without a JSON body is classified by its HTTP status (a 502 is a server error).
+    public var classifiesBodilessErrorsByStatus = true
+    /// A transient refresh failure (5xx, 429, transport) leaves the tokens in place.
+    public var keepsTokensOnTransientFailure = true
+    /// TE-05: attempts per token request when the endpoint answers 5xx (1: fail cleanly, and let the caller retry).
+    public var attemptsOnServerError = 1
+    /// TE-06: after `Retry-After`, no token request before the time it names.
+    public var honoursRetryAfter = true
+    /// RFC 9110 §10.2.3: `Retry-After` may be an HTTP-date as well as delay-seconds.
+    public var readsRetryAfterDates = true
+    /// TE-07: an `error` member makes an answer an error, even with status 200.
+    public var errorMemberOverridesStatus = true
+    /// TE-08: a token response without `access_token` is refused.
+    public var requiresAccessToken = true
+    /// TE-10: `token_type` is compared case-insensitively (RFC 6749 §5.1).
+    public var tokenTypeCaseInsensitive = true
+    /// TE-11: a token of a type other than Bearer is refused, never sent as Bearer.
+    public var refusesOtherTokenTypes = true
+    /// TE-12: unknown members of a token response are ignored (RFC 6749 §5.1).
+    public var ignoresUnknownMembers = true
+    /// SEC-13: the client secret goes to the token endpoint only.
+    public var keepsClientSecretFromResource = true
+    /// SEC-14: the client secret never travels in a URL.
+    public var keepsClientSecretOutOfURLs = true
+    /// PR-06: expiry is `expires_in` from receipt on the client's own clock, never from the server's `Date`.
+    public var measuresExpiryFromReceipt = true
+
     public init() {}
 
     public static let conforming = ClientBehaviour()

@@ -105,7 +105,40 @@ public struct DefectiveClient: Sendable {
             bug: "keeps a rotated refresh token in memory only, so after a restart it presents the superseded one",
             behaviour: modified { $0.persistsRefreshedTokens = false }
         ),
+    ] + tokenHandlingDefects
+
+    /// Bugs in refresh timing, token responses, recovery and transient errors, one knob each.
+    static let tokenHandlingDefects: [DefectiveClient] = [
+        defect("refresh-storm-short-lifetime", "refreshes on every request when the token lives less than its refresh window") { $0.clampsLeewayToHalfLifetime = false },
+        defect("missing-expiry-means-expired", "treats a token response without a usable expires_in as already expired") { $0.missingLifetimeMeansExpired = true },
+        defect("drops-string-expires-in", #"silently drops an expires_in sent as a string ("120") and never refreshes proactively"#) { $0.readsStringExpiresIn = false },
+        defect("null-refresh-token-replaces-previous", #"stores "refresh_token": null or "" in place of the refresh token it has"#) { $0.treatsEmptyRefreshTokenAsAbsent = false },
+        defect("ignores-rotated-refresh-token", "keeps presenting its first refresh token after the provider rotated it") { $0.storesRotatedRefreshToken = false },
+        defect("unbounded-401-loop", "refreshes and replays after every 401, stopped only by a cap of 20 rounds") { $0.replayRoundsPer401 = 20 },
+        defect("refresh-on-insufficient-scope", "refreshes and replays after a 403 insufficient_scope, which a new token cannot cure") { $0.refreshesOnInsufficientScope = true },
+        defect("recursive-refresh-on-invalid-client", "answers a refresh refused with 401 invalid_client with another refresh, up to 10 times") { $0.refreshesAgainOnInvalidClient = true },
+        defect("refresh-on-every-401", "refreshes after a 401 on a request sent with a token that was already replaced") { $0.replaysStaleCredentialWithoutRefresh = false },
+        defect("replays-after-failed-refresh", "replays the rejected request with the old token when the refresh failed") { $0.replaysAfterFailedRefresh = true },
+        defect("waiters-retry-failed-refresh", "lets every caller that waited for a failed refresh retry it with the same refresh token") { $0.waitersRetryFailedRefresh = true },
+        defect("retries-invalid-grant", "keeps the refresh token refused with invalid_grant and sends it again on the next call") { $0.discardsTokensOnInvalidGrant = false },
+        defect("html-error-as-missing-token", #"reports an HTML 502 from the token endpoint as "server response missing access_token""#) { $0.classifiesBodilessErrorsByStatus = false },
+        defect("signs-out-on-server-error", "throws its tokens away when a refresh fails with a server error") { $0.keepsTokensOnTransientFailure = false },
+        defect("retries-5xx-without-bound", "repeats a token request that got a 5xx at once, up to 50 times") { $0.attemptsOnServerError = 50 },
+        defect("ignores-retry-after", "asks the token endpoint again before the time its Retry-After named") { $0.honoursRetryAfter = false },
+        defect("retry-after-seconds-only", "understands Retry-After only as delay-seconds, not as an HTTP-date") { $0.readsRetryAfterDates = false },
+        defect("error-body-in-200-as-success", #"takes a 200 answer for a token response even when its body is {"error": …}"#) { $0.errorMemberOverridesStatus = false },
+        defect("accepts-missing-access-token", "stores a token response without access_token and sends an empty bearer token") { $0.requiresAccessToken = false },
+        defect("case-sensitive-token-type", #"refuses token_type "bearer" because it compares with "Bearer" exactly"#) { $0.tokenTypeCaseInsensitive = false },
+        defect("any-token-type-as-bearer", "sends a token of any token_type (mac, DPoP, …) as a Bearer token") { $0.refusesOtherTokenTypes = false },
+        defect("strict-token-response-decoding", "refuses a token response with a member it does not know") { $0.ignoresUnknownMembers = false },
+        defect("client-secret-to-resource", "adds client_id and client_secret query parameters to every resource call") { $0.keepsClientSecretFromResource = false },
+        defect("client-secret-in-token-url", "puts client_id and client_secret in the token endpoint URL") { $0.keepsClientSecretOutOfURLs = false },
+        defect("expiry-from-server-date", "computes expiry as the server's Date header plus expires_in, so a skewed server clock moves it") { $0.measuresExpiryFromReceipt = false },
     ]
+
+    private static func defect(_ name: String, _ bug: String, _ change: (inout ClientBehaviour) -> Void) -> DefectiveClient {
+        DefectiveClient(name: name, bug: bug, behaviour: modified(change))
+    }
 
     private static func modified(_ change: (inout ClientBehaviour) -> Void) -> ClientBehaviour {
         var behaviour = ClientBehaviour.conforming

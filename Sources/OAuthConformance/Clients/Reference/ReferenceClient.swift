@@ -6,11 +6,18 @@ import NIOHTTP1
 import NIOSSL
 
 /// The bundled conforming client: the default client under test, and the yardstick every check
-/// is proven against. Proactive refresh inside a window, one refresh and one replay on a 401
-/// `invalid_token`, single-flight refresh, the previous refresh token kept when a refresh
-/// response carries none, RFC 6749 §5.2 errors mapped to typed failures; the authorization code
-/// flow with PKCE S256, `state` and `iss` checks; tokens persisted so a restart keeps them; no
-/// redirect followed; only certificates from the CA it is given trusted.
+/// is proven against. Proactive refresh inside a window (at half-life for tokens shorter than
+/// twice the window), one refresh and one replay on a 401 `invalid_token` (none for a 403
+/// `insufficient_scope`), a request sent with a token already replaced replayed without another
+/// refresh, single-flight refresh whose failure fails every waiter, the previous refresh token kept
+/// when a refresh response carries none (or `null`, or `""`), RFC 6749 §5.2 errors mapped to typed
+/// failures whatever the status, `invalid_grant` ending the session. Transient token endpoint
+/// failures (5xx, 429, transport) fail the call cleanly with the tokens kept; after a
+/// `Retry-After` (seconds or HTTP-date, on the clock the client reads) no token request is sent
+/// before the time it names. `expires_in` absent, zero, negative or unreadable means no stated
+/// lifetime: the token is used until a 401. The authorization code flow with PKCE S256, `state`
+/// and `iss` checks; tokens persisted so a restart keeps them; no redirect followed; only
+/// certificates from the CA it is given trusted.
 public actor ReferenceClient: ClientUnderTest {
     public struct Configuration: Sendable {
         public enum ClientAuthentication: Sendable { case basic, requestBody }
@@ -27,11 +34,13 @@ public actor ReferenceClient: ClientUnderTest {
         public var caCertificateFile: String?
         /// Where tokens are persisted across `restart`; `nil` keeps them in memory only.
         public var tokenFile: URL?
+        /// Real time a request may take before it fails as transient.
+        public var requestTimeout: TimeAmount
 
         public init(
             tokenEndpointURL: String, client: ClientCredentials, user: UserCredentials, authentication: ClientAuthentication = .basic,
             authorizationEndpointURL: String? = nil, redirectURI: String? = nil, issuer: String? = nil,
-            caCertificateFile: String? = nil, tokenFile: URL? = nil
+            caCertificateFile: String? = nil, tokenFile: URL? = nil, requestTimeout: TimeAmount = .seconds(30)
         ) {
             self.tokenEndpointURL = tokenEndpointURL
             self.client = client
@@ -42,21 +51,21 @@ public actor ReferenceClient: ClientUnderTest {
             self.issuer = issuer
             self.caCertificateFile = caCertificateFile
             self.tokenFile = tokenFile
+            self.requestTimeout = requestTimeout
         }
 
         /// Everything the scenario's environment offers.
-        public init(_ environment: ClientEnvironment) {
+        public init(_ environment: ClientEnvironment, requestTimeout: TimeAmount = .seconds(30)) {
             self.init(
                 tokenEndpointURL: environment.tokenEndpointURL, client: environment.client, user: environment.user,
                 authorizationEndpointURL: environment.authorizationEndpointURL, redirectURI: environment.redirectURI,
                 issuer: environment.issuer, caCertificateFile: environment.caCertificateFile,
-                tokenFile: environment.storageDirectory.appendingPathComponent("tokens.json")
+                tokenFile: environment.storageDirectory.appendingPathComponent("tokens.json"), requestTimeout: requestTimeout
             )
         }
     }
 
     static let maximumBodySize = 1 << 20
-    static let requestTimeout = TimeAmount.seconds(30)
 
     private let configuration: Configuration
     private let behaviour: ClientBehaviour
@@ -68,6 +77,8 @@ public actor ReferenceClient: ClientUnderTest {
     private var refreshInFlight: Task<Result<TokenSet, ClientFailure>, Never>?
     private var pendingAuthorization: AuthorizationRequest?
     private let store: TokenStore?
+    /// Set by a `Retry-After` from the token endpoint: no token request before this instant.
+    private var tokenEndpointQuietUntil: Date?
 
     public init(configuration: Configuration, behaviour: ClientBehaviour = .conforming, now: @escaping @Sendable () -> Date = { Date() }) {
         self.configuration = configuration
@@ -80,7 +91,7 @@ public actor ReferenceClient: ClientUnderTest {
         // Redirects are followed by hand, when a defect asks for it; following one carries
         // credentials to wherever it points.
         httpConfiguration.redirectConfiguration = .disallow
-        httpConfiguration.timeout = .init(connect: .seconds(5), read: Self.requestTimeout)
+        httpConfiguration.timeout = .init(connect: .seconds(5), read: configuration.requestTimeout)
         // A refused TLS handshake or connection is reported at once, not retried until the
         // connect timeout: the application decides about retries, not the transport.
         httpConfiguration.connectionPool.retryConnectionEstablishment = false
@@ -96,15 +107,8 @@ public actor ReferenceClient: ClientUnderTest {
     }
 
     public func login(_ grant: GrantType) async -> ClientOutcome {
-        let form: [(String, String)]
-        switch grant {
-        case .password:
-            form = [("grant_type", grant.rawValue), ("username", configuration.user.username), ("password", configuration.user.password)]
-        case .clientCredentials:
-            form = [("grant_type", grant.rawValue)]
-        case .refreshToken:
-            return Self.outcome(of: await refresh())
-        case .authorizationCode:
+        guard grant != .refreshToken else { return Self.outcome(of: await refresh()) }
+        guard let form = grantForm(grant) else {
             return .failure(ClientFailure(.authorizationRequired, message: "the authorization code grant starts with an authorize step, not a login"))
         }
         return await obtainTokens(form, grant: grant)
@@ -120,6 +124,15 @@ public actor ReferenceClient: ClientUnderTest {
             loginGrant = grant
         }
         return Self.outcome(of: result)
+    }
+
+    /// The form of a grant the client can start by itself.
+    private func grantForm(_ grant: GrantType) -> [(String, String)]? {
+        switch grant {
+        case .password: [("grant_type", grant.rawValue), ("username", configuration.user.username), ("password", configuration.user.password)]
+        case .clientCredentials: [("grant_type", grant.rawValue)]
+        case .refreshToken, .authorizationCode: nil
+        }
     }
 
     // MARK: Authorization code flow
@@ -177,41 +190,53 @@ public actor ReferenceClient: ClientUnderTest {
     }
 
     public func request(method: String, url: String) async -> ClientOutcome {
-        let sentToken: String
+        var sentToken: String
         switch await usableAccessToken() {
         case .success(let token): sentToken = token
         case .failure(let failure): return .failure(failure)
         }
         do {
-            let first = try await send(method: method, url: url, bearer: sentToken)
-            guard first.status == 401, Self.isInvalidTokenChallenge(first.headers) else {
-                return .success(status: first.status, body: first.body)
-            }
-            let replayToken: String
-            switch behaviour.unauthorizedRecovery {
-            case .none:
-                return .failure(ClientFailure(.authorizationRequired, message: "the resource rejected the access token (401)"))
-            case .refreshAndReplayOnce, .replayWithStaleToken:
-                // RR-06: a concurrent request may already have replaced the rejected token.
-                if let current = tokens?.accessToken, current != sentToken {
-                    replayToken = current
-                } else {
-                    switch await refresh() {
-                    case .success(let refreshed): replayToken = refreshed.accessToken
-                    case .failure(let failure): return .failure(failure)
+            var answer = try await send(method: method, url: url, bearer: sentToken)
+            var rounds = 0
+            while isRecoverable(answer) {
+                guard rounds < behaviour.replayRoundsPer401 else {
+                    return .failure(ClientFailure(.authorizationRequired, message: "the resource rejected the refreshed access token too (\(answer.status))"))
+                }
+                rounds += 1
+                let replayToken: String
+                switch behaviour.unauthorizedRecovery {
+                case .none:
+                    return .failure(ClientFailure(.authorizationRequired, message: "the resource rejected the access token (401)"))
+                case .refreshAndReplayOnce, .replayWithStaleToken:
+                    // RR-06: a concurrent request may already have replaced the rejected token.
+                    if behaviour.replaysStaleCredentialWithoutRefresh, let current = tokens?.accessToken, current != sentToken {
+                        replayToken = current
+                    } else {
+                        switch await refresh() {
+                        case .success(let refreshed): replayToken = refreshed.accessToken
+                        case .failure where behaviour.replaysAfterFailedRefresh: replayToken = sentToken
+                        case .failure(let failure): return .failure(failure)
+                        }
                     }
                 }
+                sentToken = behaviour.unauthorizedRecovery == .replayWithStaleToken ? sentToken : replayToken
+                answer = try await send(method: method, url: url, bearer: sentToken)
             }
-            let replayed = try await send(
-                method: method, url: url,
-                bearer: behaviour.unauthorizedRecovery == .replayWithStaleToken ? sentToken : replayToken
-            )
-            guard replayed.status != 401 else {
+            if rounds > 0, answer.status == 401 {
                 return .failure(ClientFailure(.authorizationRequired, message: "the resource rejected the refreshed access token too (401)"))
             }
-            return .success(status: replayed.status, body: replayed.body)
+            return .success(status: answer.status, body: answer.body)
         } catch {
             return .failure(Self.transportFailure(error))
+        }
+    }
+
+    /// A 401 `invalid_token` can be cured by a new token; a 403 `insufficient_scope` cannot (RFC 6750 §3.1).
+    private func isRecoverable(_ answer: Answer) -> Bool {
+        switch answer.status {
+        case 401: Self.isInvalidTokenChallenge(answer.headers)
+        case 403: behaviour.refreshesOnInsufficientScope && answer.headers["WWW-Authenticate"].contains { $0.lowercased().contains("insufficient_scope") }
+        default: false
         }
     }
 
@@ -222,15 +247,10 @@ public actor ReferenceClient: ClientUnderTest {
         guard let current = tokens else {
             return .failure(ClientFailure(.authorizationRequired, message: "no tokens: sign in first"))
         }
-        guard current.needsRefresh(at: now(), leeway: behaviour.refreshLeeway) else { return .success(current.accessToken) }
-        if current.refreshToken != nil {
+        guard current.needsRefresh(at: now(), leeway: leeway(for: current)) else { return .success(current.accessToken) }
+        // RFC 6749 §4.4.3: without a refresh token, a client_credentials client simply asks again.
+        if current.refreshToken != nil || loginGrant == .clientCredentials {
             return await refresh().map(\.accessToken)
-        }
-        if loginGrant == .clientCredentials {
-            // RFC 6749 §4.4.3: no refresh token; the client simply asks again.
-            return await login(.clientCredentials).succeeded
-                ? .success(tokens?.accessToken ?? current.accessToken)
-                : .failure(ClientFailure(.authorizationRequired, message: "could not obtain a new client_credentials token"))
         }
         guard !current.isExpired(at: now()) else {
             return .failure(ClientFailure(.authorizationRequired, message: "the access token expired and there is no refresh token"))
@@ -238,10 +258,25 @@ public actor ReferenceClient: ClientUnderTest {
         return .success(current.accessToken)
     }
 
-    /// One refresh at a time: concurrent callers wait for the refresh already under way.
+    /// The refresh window, shortened to half the stated lifetime for tokens that live less than
+    /// twice the window, so a short-lived token is not refreshed on every request (PR-05).
+    private func leeway(for tokens: TokenSet) -> Duration {
+        guard behaviour.clampsLeewayToHalfLifetime, let lifetime = tokens.lifetime else { return behaviour.refreshLeeway }
+        return min(behaviour.refreshLeeway, .seconds(lifetime / 2))
+    }
+
+    /// One refresh at a time: concurrent callers wait for the refresh already under way, and
+    /// share its result, failure included (SF-03).
     private func refresh() async -> Result<TokenSet, ClientFailure> {
         guard behaviour.sharesOneRefresh else { return await performRefresh() }
-        if let inFlight = refreshInFlight { return await inFlight.value }
+        if let inFlight = refreshInFlight {
+            let heldRefreshToken = tokens?.refreshToken
+            let shared = await inFlight.value
+            if behaviour.waitersRetryFailedRefresh, case .failure = shared, let heldRefreshToken {
+                return await requestTokens([("grant_type", "refresh_token"), ("refresh_token", heldRefreshToken)], previous: nil)
+            }
+            return shared
+        }
         let task = Task { await self.performRefresh() }
         refreshInFlight = task
         let result = await task.value
@@ -250,16 +285,31 @@ public actor ReferenceClient: ClientUnderTest {
     }
 
     private func performRefresh() async -> Result<TokenSet, ClientFailure> {
-        guard let previous = tokens, let refreshToken = previous.refreshToken else {
+        guard let previous = tokens else {
+            return .failure(ClientFailure(.authorizationRequired, message: "no tokens: sign in first"))
+        }
+        let form: [(String, String)]
+        if let refreshToken = previous.refreshToken {
+            form = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
+        } else if loginGrant == .clientCredentials, let again = grantForm(.clientCredentials) {
+            form = again
+        } else {
             return .failure(ClientFailure(.authorizationRequired, message: "no refresh token: sign in again"))
         }
-        let result = await requestTokens([("grant_type", "refresh_token"), ("refresh_token", refreshToken)], previous: previous)
+        var result = await requestTokens(form, previous: previous)
+        var repeats = 0
+        while behaviour.refreshesAgainOnInvalidClient, repeats < 10, case .failure(let failure) = result, failure.category == .invalidClient {
+            repeats += 1
+            result = await requestTokens(form, previous: previous)
+        }
         switch result {
         case .success(let refreshed):
             replaceTokens(with: refreshed, persisting: behaviour.persistsRefreshedTokens)
         case .failure(let failure) where failure.oauthError == "invalid_grant":
             // RFC 6749 §5.2: the grant is dead; retrying it cannot help, only a new sign-in can.
-            replaceTokens(with: nil, persisting: true)
+            if behaviour.discardsTokensOnInvalidGrant { replaceTokens(with: nil, persisting: true) }
+        case .failure(let failure) where failure.category == .transient:
+            if !behaviour.keepsTokensOnTransientFailure { replaceTokens(with: nil, persisting: true) }
         case .failure:
             break
         }
@@ -267,8 +317,27 @@ public actor ReferenceClient: ClientUnderTest {
     }
 
     private func requestTokens(_ fields: [(String, String)], previous: TokenSet?) async -> Result<TokenSet, ClientFailure> {
+        if let quietUntil = tokenEndpointQuietUntil, now() < quietUntil {
+            let wait = Int(quietUntil.timeIntervalSince(now()).rounded(.up))
+            return .failure(ClientFailure(.transient, message: "the token endpoint asked for no requests for another \(wait) s (Retry-After)"))
+        }
+        var result = await exchangeTokens(fields, previous: previous)
+        var attempts = 1
+        while attempts < behaviour.attemptsOnServerError, case .failure(let failure) = result, failure.category == .transient {
+            attempts += 1
+            result = await exchangeTokens(fields, previous: previous)
+        }
+        return result
+    }
+
+    /// One token request and its answer, read as RFC 6749 §5.1 and §5.2 say.
+    private func exchangeTokens(_ fields: [(String, String)], previous: TokenSet?) async -> Result<TokenSet, ClientFailure> {
         var form = fields
-        var request = HTTPClientRequest(url: configuration.tokenEndpointURL)
+        var url = configuration.tokenEndpointURL
+        if !behaviour.keepsClientSecretOutOfURLs {
+            url += "?" + FormEncoding.encode([("client_id", configuration.client.id), ("client_secret", configuration.client.secret)])
+        }
+        var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         request.headers.add(name: "Accept", value: "application/json")
@@ -281,10 +350,33 @@ public actor ReferenceClient: ClientUnderTest {
         request.body = .bytes(ByteBuffer(string: FormEncoding.encode(form)))
         do {
             let answer = try await exchange(request)
-            return interpreter.interpret(status: answer.status, body: answer.body, receivedAt: now(), previous: previous)
+            noteRetryAfter(answer.headers)
+            return interpreter.interpret(
+                status: answer.status, body: answer.body, receivedAt: now(), previous: previous,
+                serverDate: answer.headers["Date"].first.flatMap(Self.httpDate)
+            )
         } catch {
             return .failure(Self.transportFailure(error))
         }
+    }
+
+    /// RFC 9110 §10.2.3: `Retry-After` is delay-seconds or an HTTP-date.
+    private func noteRetryAfter(_ headers: HTTPHeaders) {
+        guard behaviour.honoursRetryAfter, let value = headers["Retry-After"].first?.trimmingCharacters(in: .whitespaces) else { return }
+        if let seconds = Int(value), seconds >= 0 {
+            tokenEndpointQuietUntil = now().addingTimeInterval(TimeInterval(seconds))
+        } else if behaviour.readsRetryAfterDates, let date = Self.httpDate(value) {
+            tokenEndpointQuietUntil = date
+        }
+    }
+
+    /// IMF-fixdate, the form RFC 9110 §5.6.7 requires senders to use.
+    static func httpDate(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.date(from: text)
     }
 
     // MARK: HTTP
@@ -296,13 +388,16 @@ public actor ReferenceClient: ClientUnderTest {
     }
 
     private func send(method: String, url: String, bearer: String) async throws -> Answer {
-        var request: HTTPClientRequest
-        switch behaviour.accessTokenPlacement {
-        case .authorizationHeader:
-            request = HTTPClientRequest(url: url)
+        var target = url
+        var query: [(String, String)] = []
+        if behaviour.accessTokenPlacement == .queryParameter { query.append(("access_token", bearer)) }
+        if !behaviour.keepsClientSecretFromResource {
+            query += [("client_id", configuration.client.id), ("client_secret", configuration.client.secret)]
+        }
+        if !query.isEmpty { target += (url.contains("?") ? "&" : "?") + FormEncoding.encode(query) }
+        var request = HTTPClientRequest(url: target)
+        if behaviour.accessTokenPlacement == .authorizationHeader {
             request.headers.add(name: "Authorization", value: "Bearer \(bearer)")
-        case .queryParameter:
-            request = HTTPClientRequest(url: url + (url.contains("?") ? "&" : "?") + "access_token=" + FormEncoding.encode(bearer))
         }
         request.method = HTTPMethod(rawValue: method)
         if !behaviour.keepsRefreshTokenFromResource, let refreshToken = tokens?.refreshToken {
@@ -318,7 +413,7 @@ public actor ReferenceClient: ClientUnderTest {
         var request = request
         var redirectsFollowed = 0
         while true {
-            let response = try await http.execute(request, timeout: Self.requestTimeout)
+            let response = try await http.execute(request, timeout: configuration.requestTimeout)
             let body = try await response.body.collect(upTo: Self.maximumBodySize)
             let answer = Answer(status: Int(response.status.code), headers: response.headers, body: String(buffer: body))
             guard behaviour.followsRedirects, redirectsFollowed < Self.mostRedirectsFollowed, (300..<400).contains(answer.status),
@@ -359,6 +454,9 @@ public actor ReferenceClient: ClientUnderTest {
 public struct ReferenceClientFactory: ClientFactory {
     public var behaviour: ClientBehaviour
     public var profile: ClientProfile
+    /// Generous, so that a CI machine under load never turns a slow answer into a failure; no
+    /// built-in scenario waits for it (a provider that never answers would cost this much per client).
+    public var requestTimeout: TimeAmount = .seconds(10)
 
     public init(behaviour: ClientBehaviour = .conforming, name: String = "reference") {
         self.behaviour = behaviour
@@ -372,6 +470,6 @@ public struct ReferenceClientFactory: ClientFactory {
 
     public func makeClient(for environment: ClientEnvironment) async throws -> any ClientUnderTest {
         let clock = environment.clock
-        return ReferenceClient(configuration: .init(environment), behaviour: behaviour, now: { clock.now })
+        return ReferenceClient(configuration: .init(environment, requestTimeout: requestTimeout), behaviour: behaviour, now: { clock.now })
     }
 }

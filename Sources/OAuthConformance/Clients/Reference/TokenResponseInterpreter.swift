@@ -5,15 +5,23 @@ import MockProvider
 struct TokenResponseInterpreter: Sendable {
     /// Lifetimes beyond this are clamped, so a huge `expires_in` cannot overflow a date.
     static let longestLifetime: TimeInterval = 10 * 365 * 86_400
+    /// The members RFC 6749 §5.1 and §5.2 define; a strict decoder knows only these.
+    static let definedMembers: Set<String> = [
+        "access_token", "token_type", "expires_in", "refresh_token", "scope", "error", "error_description", "error_uri",
+    ]
 
     let behaviour: ClientBehaviour
 
-    func interpret(status: Int, body: String, receivedAt: Date, previous: TokenSet?) -> Result<TokenSet, ClientFailure> {
+    /// `serverDate` is the answer's `Date` header, which a conforming client does not measure expiry from.
+    func interpret(status: Int, body: String, receivedAt: Date, previous: TokenSet?, serverDate: Date? = nil) -> Result<TokenSet, ClientFailure> {
         guard case .object(let members)? = JSONValue.parse(body) else {
+            guard behaviour.classifiesBodilessErrorsByStatus else {
+                return .failure(ClientFailure(.protocolViolation, message: "server response missing access_token"))
+            }
             return .failure(Self.failureWithoutErrorCode(status: status, detail: "a body that is not a JSON object"))
         }
         // A §5.2 error body is an error whatever the status, even a 200.
-        if let code = members["error"]?.stringValue {
+        if let code = members["error"]?.stringValue, status != 200 || behaviour.errorMemberOverridesStatus {
             guard behaviour.reportsErrorCodes else {
                 return .failure(ClientFailure(.transient, message: "the token request failed (HTTP \(status))"))
             }
@@ -22,39 +30,57 @@ struct TokenResponseInterpreter: Sendable {
         guard status == 200 else {
             return .failure(Self.failureWithoutErrorCode(status: status, detail: "no RFC 6749 §5.2 error code"))
         }
-        guard let accessToken = members["access_token"]?.stringValue, !accessToken.isEmpty else {
+        if !behaviour.ignoresUnknownMembers, let unknown = members.keys.sorted().first(where: { !Self.definedMembers.contains($0) }) {
+            return .failure(ClientFailure(.protocolViolation, message: "the token response has an unexpected member '\(unknown)'"))
+        }
+        let accessToken = members["access_token"]?.stringValue ?? ""
+        guard !accessToken.isEmpty || !behaviour.requiresAccessToken else {
             return .failure(ClientFailure(.protocolViolation, message: "the token response has no access_token (RFC 6749 §5.1)"))
         }
         guard let tokenType = members["token_type"]?.stringValue else {
             return .failure(ClientFailure(.protocolViolation, message: "the token response has no token_type (RFC 6749 §5.1)"))
         }
-        guard tokenType.lowercased() == "bearer" else {
+        let isBearer = behaviour.tokenTypeCaseInsensitive ? tokenType.lowercased() == "bearer" : tokenType == "Bearer"
+        guard isBearer || !behaviour.refusesOtherTokenTypes else {
             return .failure(ClientFailure(.protocolViolation, message: "token_type '\(tokenType)' is not supported; only Bearer is"))
         }
-        let lifetime = behaviour.readsExpiresIn ? Self.lifetime(members["expires_in"]) : nil
-        let presentedRefreshToken = members["refresh_token"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
-        let keptRefreshToken = behaviour.keepsRefreshTokenWhenAbsent ? previous?.refreshToken : nil
+        let lifetime = behaviour.readsExpiresIn ? lifetime(members["expires_in"]) : nil
+        let start = behaviour.measuresExpiryFromReceipt ? receivedAt : serverDate ?? receivedAt
+        let expiresAt = lifetime.map { start.addingTimeInterval($0) } ?? (behaviour.missingLifetimeMeansExpired ? receivedAt : nil)
         return .success(TokenSet(
-            accessToken: accessToken,
-            expiresAt: lifetime.map { receivedAt.addingTimeInterval($0) },
-            refreshToken: presentedRefreshToken ?? keptRefreshToken
+            accessToken: accessToken, expiresAt: expiresAt,
+            refreshToken: refreshToken(members["refresh_token"], previous: previous), receivedAt: receivedAt
         ))
     }
 
-    /// Seconds from `expires_in`: a number, or a numeric string as lenient libraries accept; anything
-    /// else (absent, null, garbage) means no stated lifetime.
-    static func lifetime(_ value: JSONValue?) -> TimeInterval? {
+    /// RFC 6749 §6: a refresh response may leave the refresh token out; the one sent stays in force.
+    private func refreshToken(_ member: JSONValue?, previous: TokenSet?) -> String? {
+        let kept = behaviour.keepsRefreshTokenWhenAbsent ? previous?.refreshToken : nil
+        let presented: String? = switch member {
+        case .string(let value)? where !value.isEmpty: value
+        case .string?, .null?: behaviour.treatsEmptyRefreshTokenAsAbsent ? nil : ""
+        default: nil
+        }
+        return behaviour.storesRotatedRefreshToken ? presented ?? kept : kept ?? presented
+    }
+
+    /// Seconds from `expires_in`: a positive number, or a numeric string as lenient libraries accept.
+    /// Anything else (absent, null, zero, negative, garbage) means no stated lifetime: the token is
+    /// used until a 401 says otherwise, rather than refreshed on every request.
+    func lifetime(_ value: JSONValue?) -> TimeInterval? {
         let seconds: Double? = switch value {
         case .integer(let number)?: Double(number)
         case .number(let number)?: number
-        case .string(let text)?: Double(text.trimmingCharacters(in: .whitespaces))
+        case .string(let text)? where behaviour.readsStringExpiresIn: Double(text.trimmingCharacters(in: .whitespaces))
         default: nil
         }
-        return seconds.map { min(max($0, 0), longestLifetime) }
+        guard let seconds, seconds.isFinite, seconds > 0 else { return nil }
+        return min(seconds, Self.longestLifetime)
     }
 
     static func oauthFailure(code: String, description: String?, status: Int) -> ClientFailure {
         let category: ErrorCategory = switch code {
+        case _ where isTransient(status): .transient
         case "invalid_grant": .authorizationRequired
         case "invalid_client": .invalidClient
         default: .oauthError
@@ -64,7 +90,11 @@ struct TokenResponseInterpreter: Sendable {
     }
 
     static func failureWithoutErrorCode(status: Int, detail: String) -> ClientFailure {
-        let category: ErrorCategory = status >= 500 || status == 429 ? .transient : .protocolViolation
-        return ClientFailure(category, message: "token endpoint answered \(status) with \(detail)")
+        ClientFailure(isTransient(status) ? .transient : .protocolViolation, message: "token endpoint answered \(status) with \(detail)")
+    }
+
+    /// A server error or throttling: worth trying again later.
+    static func isTransient(_ status: Int) -> Bool {
+        status >= 500 || status == 429
     }
 }

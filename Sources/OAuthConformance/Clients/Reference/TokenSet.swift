@@ -6,9 +6,17 @@ struct TokenSet: Sendable, Equatable, Codable {
     /// `nil`: the provider gave no lifetime, so the token is used until a 401 says otherwise.
     var expiresAt: Date?
     var refreshToken: String?
+    /// When the client received the tokens; with `expiresAt`, the stated lifetime.
+    var receivedAt: Date? = nil
 
     func needsRefresh(at now: Date, leeway: Duration) -> Bool {
         expiresAt.map { now >= $0.addingTimeInterval(-leeway.seconds) } ?? false
+    }
+
+    /// The stated lifetime, when the provider gave one.
+    var lifetime: TimeInterval? {
+        guard let expiresAt, let receivedAt else { return nil }
+        return expiresAt.timeIntervalSince(receivedAt)
     }
 
     func isExpired(at now: Date) -> Bool {

@@ -1,0 +1,62 @@
+import MockProvider
+
+/// `docs/checks.md`: the suite as one table (id, what the provider does, what a conforming client
+/// does, level, source), generated from the scenario files by `conformance list --format
+/// markdown`, so the page cannot drift from the suite.
+public enum ChecksTable {
+    public static func markdown(_ scenarios: [Scenario]) -> String {
+        let files = Set(scenarios.compactMap(\.file)).count
+        let byLevel = Level.allCases.map { level in "\(scenarios.count { $0.level == level }) \(level.rawValue)" }
+        var lines = [
+            "# The built-in checks",
+            "",
+            "Generated from the scenario files by `conformance list --format markdown > docs/checks.md`; do not edit",
+            "it by hand (a test fails when this page differs from what the generator prints).",
+            "",
+            "\(scenarios.count) scenario results from \(files) files: \(byLevel.joined(separator: ", ")). A matrix scenario gives one row",
+            "per combination. Levels: MUST, the specification requires it; SHOULD, strong practice in mature client",
+            "libraries; POLICY, libraries differ, so the check takes the value the client declares in its profile.",
+            "`conformance explain ID` tells one scenario in full.",
+        ]
+        for area in Area.allCases {
+            let inArea = scenarios.filter { $0.area == area }
+            guard !inArea.isEmpty else { continue }
+            lines += ["", "## \(area.rawValue) (\(inArea.count))", "", "| id | the provider | a conforming client | level | source |", "|---|---|---|---|---|"]
+            lines += inArea.map { scenario in
+                let cells = [
+                    "`\(scenario.id)`", provider(scenario), scenario.title, scenario.level.rawValue,
+                    scenario.spec.isEmpty ? "—" : scenario.spec.joined(separator: "; "),
+                ]
+                return "| " + cells.map(cell).joined(separator: " | ") + " |"
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// What the provider does differently from a correct one, in a few words.
+    static func provider(_ scenario: Scenario) -> String {
+        let settings = scenario.provider
+        var parts: [String] = []
+        if let tls = settings.tls { parts.append("serves HTTPS with a \(tls.rawValue) certificate") }
+        if settings.tokens.accessLifetime != TokenPolicy().accessLifetime {
+            parts.append("access tokens live \(DurationText.format(settings.tokens.accessLifetime))")
+        }
+        if let refreshLifetime = settings.tokens.refreshLifetime { parts.append("refresh tokens live \(DurationText.format(refreshLifetime))") }
+        if settings.tokens.rotateRefreshTokens { parts.append("rotates refresh tokens, reuse revokes the family") }
+        if let skew = ScenarioExplanation.clockSkew(settings) { parts.append(skew) }
+        if !settings.tokens.revokeAllAt.isEmpty {
+            parts.append("revokes every token at " + settings.tokens.revokeAllAt.map { "t=\(TimelineText.instant($0))" }.joined(separator: ", "))
+        }
+        parts += settings.rules.map(ScenarioExplanation.ruleText)
+        return parts.isEmpty ? "behaves correctly" : parts.joined(separator: "; ")
+    }
+
+    /// Text safe in a Markdown table cell: no pipes, no line breaks, no HTML.
+    private static func cell(_ text: String) -> String {
+        text.replacingOccurrences(of: "\n", with: " ")
+            .replacingOccurrences(of: "&", with: "&amp;")
+            .replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
+            .replacingOccurrences(of: "|", with: "\\|")
+    }
+}
