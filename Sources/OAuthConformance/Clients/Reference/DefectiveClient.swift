@@ -9,106 +9,27 @@ public struct DefectiveClient: Sendable {
         ReferenceClientFactory(behaviour: behaviour, name: "reference+\(name)")
     }
 
+    /// One knob of `ClientBehaviour` each.
     public static let catalogue: [DefectiveClient] = [
-        DefectiveClient(
-            name: "no-refresh-leeway",
-            bug: "refreshes only once the access token has expired, ignoring its declared window",
-            behaviour: modified { $0.refreshLeeway = .zero }
-        ),
-        DefectiveClient(
-            name: "premature-refresh",
-            bug: "refreshes far earlier than its declared window (a leeway of a whole day)",
-            behaviour: modified { $0.refreshLeeway = .seconds(86_400) }
-        ),
-        DefectiveClient(
-            name: "ignores-expires-in",
-            bug: "treats every access token as never expiring and relies on 401s to find out",
-            behaviour: modified { $0.readsExpiresIn = false }
-        ),
-        DefectiveClient(
-            name: "no-refresh-on-401",
-            bug: "surfaces a 401 invalid_token without refreshing",
-            behaviour: modified { $0.unauthorizedRecovery = .none }
-        ),
-        DefectiveClient(
-            name: "stale-token-replay",
-            bug: "refreshes after a 401 but replays the request with the rejected token",
-            behaviour: modified { $0.unauthorizedRecovery = .replayWithStaleToken }
-        ),
-        DefectiveClient(
-            name: "drops-absent-refresh-token",
-            bug: "forgets its refresh token when a refresh response carries none",
-            behaviour: modified { $0.keepsRefreshTokenWhenAbsent = false }
-        ),
-        DefectiveClient(
-            name: "no-single-flight",
-            bug: "lets every concurrent caller start its own refresh with the same refresh token",
-            behaviour: modified { $0.sharesOneRefresh = false }
-        ),
-        DefectiveClient(
-            name: "token-in-query",
-            bug: "sends the access token as an access_token query parameter instead of the Authorization header",
-            behaviour: modified { $0.accessTokenPlacement = .queryParameter }
-        ),
-        DefectiveClient(
-            name: "refresh-token-to-resource",
-            bug: "sends its refresh token to the resource server in an X-Refresh-Token header",
-            behaviour: modified { $0.keepsRefreshTokenFromResource = false }
-        ),
-        DefectiveClient(
-            name: "retries-token-errors",
-            bug: "sends a refused grant again, as if an RFC 6749 §5.2 error were a transient failure",
-            behaviour: modified { $0.retriesTokenErrors = true }
-        ),
-        DefectiveClient(
-            name: "swallows-error-codes",
-            bug: "reports every token endpoint error as a generic failure, losing the RFC 6749 §5.2 code",
-            behaviour: modified { $0.reportsErrorCodes = false }
-        ),
-        DefectiveClient(
-            name: "no-pkce",
-            bug: "runs the authorization code flow without PKCE, so an intercepted code can be redeemed by anyone",
-            behaviour: modified { $0.pkce = .none }
-        ),
-        DefectiveClient(
-            name: "pkce-plain",
-            bug: "uses the PKCE plain method, putting the verifier itself in the authorization URL",
-            behaviour: modified { $0.pkce = .plain }
-        ),
-        DefectiveClient(
-            name: "no-state-check",
-            bug: "redeems the code of an authorization response whatever its state (login CSRF)",
-            behaviour: modified { $0.checksState = false }
-        ),
-        DefectiveClient(
-            name: "predictable-state",
-            bug: "sends the same fixed state with every authorization request",
-            behaviour: modified { $0.unguessableState = false }
-        ),
-        DefectiveClient(
-            name: "no-iss-check",
-            bug: "ignores the authorization response's iss, open to mix-up attacks (RFC 9207)",
-            behaviour: modified { $0.checksIssuer = false }
-        ),
-        DefectiveClient(
-            name: "follows-redirects-with-credentials",
-            bug: "follows redirects by sending the same request, Authorization header and body included, to the new location",
-            behaviour: modified { $0.followsRedirects = true }
-        ),
-        DefectiveClient(
-            name: "accepts-any-certificate",
-            bug: "switches certificate verification off, so any server can collect its credentials",
-            behaviour: modified { $0.verifiesCertificates = false }
-        ),
-        DefectiveClient(
-            name: "rotated-refresh-token-not-persisted",
-            bug: "keeps a rotated refresh token in memory only, so after a restart it presents the superseded one",
-            behaviour: modified { $0.persistsRefreshedTokens = false }
-        ),
-    ] + tokenHandlingDefects
-
-    /// Bugs in refresh timing, token responses, recovery and transient errors, one knob each.
-    static let tokenHandlingDefects: [DefectiveClient] = [
+        defect("no-refresh-leeway", "refreshes only once the access token has expired, ignoring its declared window") { $0.refreshLeeway = .zero },
+        defect("premature-refresh", "refreshes far earlier than its declared window (a leeway of a whole day)") { $0.refreshLeeway = .seconds(86_400) },
+        defect("ignores-expires-in", "treats every access token as never expiring and relies on 401s to find out") { $0.readsExpiresIn = false },
+        defect("no-refresh-on-401", "surfaces a 401 invalid_token without refreshing") { $0.unauthorizedRecovery = .none },
+        defect("stale-token-replay", "refreshes after a 401 but replays the request with the rejected token") { $0.unauthorizedRecovery = .replayWithStaleToken },
+        defect("drops-absent-refresh-token", "forgets its refresh token when a refresh response carries none") { $0.keepsRefreshTokenWhenAbsent = false },
+        defect("no-single-flight", "lets every concurrent caller start its own refresh with the same refresh token") { $0.sharesOneRefresh = false },
+        defect("token-in-query", "sends the access token as an access_token query parameter instead of the Authorization header") { $0.accessTokenPlacement = .queryParameter },
+        defect("refresh-token-to-resource", "sends its refresh token to the resource server in an X-Refresh-Token header") { $0.keepsRefreshTokenFromResource = false },
+        defect("retries-token-errors", "sends a refused grant again, as if an RFC 6749 §5.2 error were a transient failure") { $0.retriesTokenErrors = true },
+        defect("swallows-error-codes", "reports every token endpoint error as a generic failure, losing the RFC 6749 §5.2 code") { $0.reportsErrorCodes = false },
+        defect("no-pkce", "runs the authorization code flow without PKCE, so an intercepted code can be redeemed by anyone") { $0.pkce = .none },
+        defect("pkce-plain", "uses the PKCE plain method, putting the verifier itself in the authorization URL") { $0.pkce = .plain },
+        defect("no-state-check", "redeems the code of an authorization response whatever its state (login CSRF)") { $0.checksState = false },
+        defect("predictable-state", "sends the same fixed state with every authorization request") { $0.unguessableState = false },
+        defect("no-iss-check", "ignores the authorization response's iss, open to mix-up attacks (RFC 9207)") { $0.checksIssuer = false },
+        defect("follows-redirects-with-credentials", "follows redirects by sending the same request, Authorization header and body included, to the new location") { $0.followsRedirects = true },
+        defect("accepts-any-certificate", "switches certificate verification off, so any server can collect its credentials") { $0.verifiesCertificates = false },
+        defect("rotated-refresh-token-not-persisted", "keeps a rotated refresh token in memory only, so after a restart it presents the superseded one") { $0.persistsRefreshedTokens = false },
         defect("refresh-storm-short-lifetime", "refreshes on every request when the token lives less than its refresh window") { $0.clampsLeewayToHalfLifetime = false },
         defect("missing-expiry-means-expired", "treats a token response without a usable expires_in as already expired") { $0.missingLifetimeMeansExpired = true },
         defect("drops-string-expires-in", #"silently drops an expires_in sent as a string ("120") and never refreshes proactively"#) { $0.readsStringExpiresIn = false },
