@@ -1,5 +1,5 @@
 /// One expectation judged against a transcript.
-public struct CheckResult: Sendable {
+public struct CheckResult: Codable, Sendable, Equatable {
     /// The kind of check, e.g. "count" or "timing": the failure type in reports.
     public var kind: String
     /// The expectation in words, e.g. "exactly 1 token requests (grant refresh_token)".

@@ -32,9 +32,7 @@ extension ScenarioRecord {
             id: scenario.id, title: scenario.title, area: scenario.area.rawValue, level: scenario.level.rawValue,
             spec: scenario.spec, file: scenario.file, verdict: verdict, reason: reason,
             milliseconds: result.wallTime.wholeMilliseconds,
-            checks: result.checks.map {
-                CheckRecord(kind: $0.kind, statement: $0.statement, passed: $0.passed, expected: $0.expected, observed: $0.observed, evidence: $0.evidence)
-            },
+            checks: result.checks,
             timeline: result.transcript.map { TimelineText.lines(for: $0, marking: evidence) },
             clientOutput: result.transcript?.clientOutput
         )

@@ -165,25 +165,5 @@ public enum VerdictRecord: String, Codable, Sendable, CaseIterable {
     }
 }
 
-public struct CheckRecord: Codable, Sendable, Equatable {
-    /// The kind of check, e.g. `count` or `carries`.
-    public var kind: String
-    public var statement: String
-    public var passed: Bool
-    public var expected: String
-    public var observed: String
-    /// Journal sequence numbers of the requests that show what was observed.
-    public var evidence: [Int]
-
-    public init(kind: String, statement: String, passed: Bool, expected: String, observed: String, evidence: [Int] = []) {
-        self.kind = kind
-        self.statement = statement
-        self.passed = passed
-        self.expected = expected
-        self.observed = observed
-        self.evidence = evidence
-    }
-
-    /// One line: the broken expectation, then expected against observed.
-    public var summary: String { "\(statement): expected \(expected), observed \(observed)" }
-}
+/// A check as a result file records it: the same fields the run judged, read back unchanged.
+public typealias CheckRecord = CheckResult
