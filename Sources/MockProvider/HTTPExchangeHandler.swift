@@ -1,26 +1,48 @@
+import DequeModule
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 
-/// Assembles one HTTP/1.1 request from its parts, hands it to the provider, and delivers the
-/// reply the way the provider asks: at once, late, dribbled, never, or not as HTTP at all.
-/// Bodies beyond `maximumBodySize` get 413; a client that stops sending mid-request gets 408.
-final class HTTPExchangeHandler: ChannelInboundHandler, RemovableChannelHandler {
+/// Assembles each HTTP/1.1 request from the parts NIO's request decoder parses, hands it to the
+/// provider, and delivers the reply the way the provider asks: at once, late, dribbled, never, or
+/// not as HTTP at all. Replies are framed by `HTTPResponseWriter` and written as plain bytes.
+///
+/// Pipelined requests are answered one at a time, in order: a request that arrives while an
+/// answer is still on its way waits, and the connection reads no further until that answer is
+/// out. Malformed HTTP gets 400, a body beyond `maximumBodySize` gets 413, and a client that stops
+/// sending mid-request gets 408; each then loses its connection.
+final class HTTPExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
-    typealias OutboundOut = HTTPServerResponsePart
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
 
-    private enum State {
+    private enum Receiving {
         case idle
-        case receiving(HTTPRequestHead, ByteBuffer)
+        case request(HTTPRequestHead, ByteBuffer)
         /// The request was refused (413); the rest of it is ignored until the connection closes.
         case discarding
+    }
+
+    /// A complete request and how to frame its answer.
+    private struct Exchange {
+        let request: ProviderRequest
+        let version: HTTPVersion
+        let keepAlive: Bool
+        let isHead: Bool
     }
 
     private let maximumBodySize: Int
     private let respond: @Sendable (ProviderRequest) -> ProviderReply
     /// How many requests the provider has received so far, for answers held until a later one.
     private let requestsReceived: @Sendable () -> Int
-    private var state = State.idle
+    private var receiving = Receiving.idle
+    /// An answer is on its way (late, held or dribbled): later requests wait in `waiting`.
+    private var answering = false
+    private var waiting: Deque<Exchange> = []
+    /// The channel asked to read while an answer was on its way; asked again once it is out.
+    private var readDeferred = false
+    /// `answered` is working through `waiting`; an answer finishing inside it only ends its turn.
+    private var drainingWaiting = false
 
     init(
         maximumBodySize: Int, requestsReceived: @escaping @Sendable () -> Int = { .max },
@@ -31,36 +53,50 @@ final class HTTPExchangeHandler: ChannelInboundHandler, RemovableChannelHandler 
         self.respond = respond
     }
 
+    // MARK: Receiving
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch (unwrapInboundIn(data), state) {
+        switch (unwrapInboundIn(data), receiving) {
         case (.head(let head), _):
-            state = .receiving(head, context.channel.allocator.buffer(capacity: 0))
-        case (.body(var chunk), .receiving(let head, var body)):
+            receiving = .request(head, context.channel.allocator.buffer(capacity: 0))
+        case (.body(var chunk), .request(let head, var body)):
             guard body.readableBytes + chunk.readableBytes <= maximumBodySize else {
-                state = .discarding
-                write(ProviderResponse(status: 413, body: "request body too large\n"), version: head.version, keepAlive: false, context: context)
+                receiving = .discarding
+                refuse(413, "request body too large\n", version: head.version, context: context)
                 return
             }
             body.writeBuffer(&chunk)
-            state = .receiving(head, body)
-        case (.end, .receiving(let head, let body)):
-            state = .idle
-            let request = ProviderRequest(
-                method: head.method.rawValue,
-                target: head.uri,
-                headers: head.headers.map { HeaderField($0.name, $0.value) },
-                body: String(buffer: body)
+            receiving = .request(head, body)
+        case (.end, .request(let head, let body)):
+            receiving = .idle
+            let exchange = Exchange(
+                request: ProviderRequest(
+                    method: head.method.rawValue,
+                    target: head.uri,
+                    headers: head.headers.map { HeaderField($0.name, $0.value) },
+                    body: String(buffer: body)
+                ),
+                version: head.version, keepAlive: head.isKeepAlive, isHead: head.method == .HEAD
             )
-            deliver(respond(request), version: head.version, keepAlive: head.isKeepAlive, context: context)
+            if answering {
+                waiting.append(exchange)
+            } else {
+                answer(exchange, context: context)
+            }
         case (.body, _), (.end, _):
             break
         }
     }
 
-    /// Malformed HTTP has already been answered with 400 by NIO's protocol error handler; the
-    /// connection cannot be trusted further, so it is closed.
+    /// Malformed HTTP (NIO's decoder throws `HTTPParserError`) gets 400 unless an answer is already
+    /// on its way; either way the connection cannot be trusted further and is closed.
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        context.close(promise: nil)
+        guard error is HTTPParserError, !answering else {
+            context.close(promise: nil)
+            return
+        }
+        answering = true
+        refuse(400, "", version: .http1_1, context: context)
     }
 
     /// A connection that sends nothing for the idle timeout is closed; one that stalled in the
@@ -70,23 +106,59 @@ final class HTTPExchangeHandler: ChannelInboundHandler, RemovableChannelHandler 
             context.fireUserInboundEventTriggered(event)
             return
         }
-        if case .receiving(let head, _) = state {
-            state = .discarding
-            write(ProviderResponse(status: 408, body: "request timed out\n"), version: head.version, keepAlive: false, context: context)
+        if case .request(let head, _) = receiving, !answering {
+            receiving = .discarding
+            refuse(408, "request timed out\n", version: head.version, context: context)
         } else {
             context.close(promise: nil)
         }
     }
 
-    // MARK: Delivery
+    /// Reading waits while an answer is on its way, so a client pipelining requests behind a slow
+    /// answer cannot pile up unbounded work.
+    func read(context: ChannelHandlerContext) {
+        if answering {
+            readDeferred = true
+        } else {
+            context.read()
+        }
+    }
 
-    private func deliver(_ reply: ProviderReply, version: HTTPVersion, keepAlive: Bool, context: ChannelHandlerContext) {
+    // MARK: Answering
+
+    private func answer(_ exchange: Exchange, context: ChannelHandlerContext) {
+        answering = true
+        deliver(respond(exchange.request), for: exchange, context: context)
+    }
+
+    /// The answer is out: the waiting requests get their turns, then reading resumes. A loop, not
+    /// recursion, answers a run of immediate replies, however many requests were pipelined.
+    private func answered(context: ChannelHandlerContext) {
+        answering = false
+        guard !drainingWaiting else { return }
+        drainingWaiting = true
+        while !answering, let next = waiting.popFirst() {
+            answer(next, context: context)
+        }
+        drainingWaiting = false
+        if !answering, readDeferred {
+            readDeferred = false
+            context.read()
+        }
+    }
+
+    private func refuse(_ status: Int, _ body: String, version: HTTPVersion, context: ChannelHandlerContext) {
+        let response = ProviderResponse(status: status, body: body)
+        send(HTTPResponseWriter.bytes(of: response, version: version, keepAlive: false, allocator: context.channel.allocator), keepAlive: false, context: context)
+    }
+
+    private func deliver(_ reply: ProviderReply, for exchange: Exchange, context: ChannelHandlerContext) {
         switch reply.delivery {
         case .immediate:
-            write(reply.response, version: version, keepAlive: keepAlive, context: context)
+            write(reply.response, for: exchange, context: context)
         case .delayed(let latency, _):
             later(latency, context) { handler, context in
-                handler.write(reply.response, version: version, keepAlive: keepAlive, context: context)
+                handler.write(reply.response, for: exchange, context: context)
             }
         case .never:
             break
@@ -101,87 +173,65 @@ final class HTTPExchangeHandler: ChannelInboundHandler, RemovableChannelHandler 
         case .closeWithoutAnswer:
             context.close(promise: nil)
         case .garbage(let bytes):
-            writeBypassingHTTP(context.channel.allocator.buffer(string: bytes), context: context)
+            send(context.channel.allocator.buffer(string: bytes), keepAlive: false, context: context)
         case .dribble(let chunkSize, let interval):
-            dribble(reply.response, chunkSize: max(chunkSize, 1), interval: interval, version: version, keepAlive: keepAlive, context: context)
+            dribble(reply.response, for: exchange, chunkSize: max(chunkSize, 1), interval: interval, context: context)
         case .heldUntilRequest(let number):
-            hold(reply.response, until: number, checksLeft: 2_000, version: version, keepAlive: keepAlive, context: context)
+            hold(reply.response, for: exchange, until: number, checksLeft: 2_000, context: context)
         }
+    }
+
+    private func write(_ response: ProviderResponse, for exchange: Exchange, context: ChannelHandlerContext) {
+        let bytes = HTTPResponseWriter.bytes(
+            of: response, version: exchange.version, keepAlive: exchange.keepAlive, omittingBody: exchange.isHead, allocator: context.channel.allocator
+        )
+        send(bytes, keepAlive: exchange.keepAlive, context: context)
+    }
+
+    /// The last bytes of an answer: the next request's turn on a kept-alive connection, otherwise the close.
+    private func send(_ bytes: ByteBuffer, keepAlive: Bool, context: ChannelHandlerContext) {
+        guard keepAlive else {
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(bytes)).whenComplete { _ in channel.close(promise: nil) }
+            return
+        }
+        // No promise: nothing waits for this write, and one per response is an allocation per request.
+        context.writeAndFlush(wrapOutboundOut(bytes), promise: nil)
+        answered(context: context)
     }
 
     /// Writes the response once request no. `number` has arrived, looking every 5 ms.
-    private func hold(
-        _ response: ProviderResponse, until number: Int, checksLeft: Int, version: HTTPVersion, keepAlive: Bool, context: ChannelHandlerContext
-    ) {
+    private func hold(_ response: ProviderResponse, for exchange: Exchange, until number: Int, checksLeft: Int, context: ChannelHandlerContext) {
         guard requestsReceived() < number, checksLeft > 0 else {
-            write(response, version: version, keepAlive: keepAlive, context: context)
+            write(response, for: exchange, context: context)
             return
         }
         later(.milliseconds(5), context) { handler, context in
-            handler.hold(response, until: number, checksLeft: checksLeft - 1, version: version, keepAlive: keepAlive, context: context)
+            handler.hold(response, for: exchange, until: number, checksLeft: checksLeft - 1, context: context)
         }
     }
 
-    private func write(_ response: ProviderResponse, version: HTTPVersion, keepAlive: Bool, context: ChannelHandlerContext) {
-        let body = context.channel.allocator.buffer(string: response.body)
-        context.write(wrapOutboundOut(.head(head(of: response, bodySize: body.readableBytes, version: version, keepAlive: keepAlive))), promise: nil)
-        context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
-        end(keepAlive: keepAlive, context: context)
-    }
-
-    private func dribble(
-        _ response: ProviderResponse, chunkSize: Int, interval: Duration, version: HTTPVersion, keepAlive: Bool, context: ChannelHandlerContext
-    ) {
-        var body = context.channel.allocator.buffer(string: response.body)
-        context.writeAndFlush(wrapOutboundOut(.head(head(of: response, bodySize: body.readableBytes, version: version, keepAlive: keepAlive))), promise: nil)
+    private func dribble(_ response: ProviderResponse, for exchange: Exchange, chunkSize: Int, interval: Duration, context: ChannelHandlerContext) {
+        var head = context.channel.allocator.buffer(capacity: 256)
+        var body = context.channel.allocator.buffer(string: exchange.isHead ? "" : response.body)
+        HTTPResponseWriter.writeHead(
+            of: response, bodySize: response.body.utf8.count, version: exchange.version, keepAlive: exchange.keepAlive, into: &head
+        )
+        context.writeAndFlush(wrapOutboundOut(head), promise: nil)
         var chunks: [ByteBuffer] = []
         while body.readableBytes > 0, let chunk = body.readSlice(length: min(chunkSize, body.readableBytes)) { chunks.append(chunk) }
-        sendChunks(ArraySlice(chunks), every: interval, keepAlive: keepAlive, context: context)
+        sendChunks(ArraySlice(chunks), every: interval, keepAlive: exchange.keepAlive, context: context)
     }
 
     private func sendChunks(_ chunks: ArraySlice<ByteBuffer>, every interval: Duration, keepAlive: Bool, context: ChannelHandlerContext) {
         guard let chunk = chunks.first else {
-            end(keepAlive: keepAlive, context: context)
+            send(context.channel.allocator.buffer(capacity: 0), keepAlive: keepAlive, context: context)
             return
         }
         later(interval, context) { handler, context in
-            guard context.channel.isActive else { return }
-            context.writeAndFlush(handler.wrapOutboundOut(.body(.byteBuffer(chunk))), promise: nil)
+            context.writeAndFlush(handler.wrapOutboundOut(chunk), promise: nil)
             handler.sendChunks(chunks.dropFirst(), every: interval, keepAlive: keepAlive, context: context)
         }
-    }
-
-    private func head(of response: ProviderResponse, bodySize: Int, version: HTTPVersion, keepAlive: Bool) -> HTTPResponseHead {
-        // The framing headers are the server's: scripted ones are dropped and the real ones go last.
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(response.headers.count + 2)
-        for field in response.headers where !field.isNamed("Content-Length") && !field.isNamed("Connection") {
-            headers.add(name: field.name, value: field.value)
-        }
-        headers.add(name: "Content-Length", value: String(bodySize))
-        headers.add(name: "Connection", value: keepAlive ? "keep-alive" : "close")
-        return HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: response.status), headers: headers)
-    }
-
-    private func end(keepAlive: Bool, context: ChannelHandlerContext) {
-        guard !keepAlive else {
-            // No promise: nothing waits for this write, and one per response is an allocation per request.
-            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-            return
-        }
-        let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
-    }
-
-    /// Raw bytes straight to the socket: written from the response encoder's position, so they
-    /// pass below it rather than through it.
-    private func writeBypassingHTTP(_ bytes: ByteBuffer, context: ChannelHandlerContext) {
-        let channel = context.channel
-        guard let encoder = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self) else {
-            channel.close(promise: nil)
-            return
-        }
-        encoder.writeAndFlush(NIOAny(bytes)).whenComplete { _ in channel.close(promise: nil) }
     }
 
     /// Runs `work` on this connection's event loop after `delay`, if the connection is still open.

@@ -115,7 +115,8 @@ public final class ProviderServer: Sendable {
                     let pipeline = channel.pipeline.syncOperations
                     if let tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls)) }
                     try pipeline.addHandler(IdleStateHandler(readTimeout: TimeAmount(options.idleTimeout)))
-                    try pipeline.configureHTTPServerPipeline(withErrorHandling: true)
+                    // NIO's request decoder (llhttp) parses; the exchange handler frames answers itself.
+                    try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes)))
                     try pipeline.addHandler(HTTPExchangeHandler(
                         maximumBodySize: options.maximumBodySize, requestsReceived: { provider.journal.lastSequence }
                     ) { request in

@@ -123,4 +123,18 @@ struct ProviderDecodingTests {
             "broken.yaml:15:25: error: redirect.to must be other_origin or a base URL such as http://127.0.0.1:8080, not 'elsewhere'",
         ])
     }
+
+    @Test("scripted headers no HTTP message can carry are refused, each where it stands")
+    func unsendableHeaders() {
+        let found = Fixtures.diagnostics(Self.scenarioText(provider: """
+            rules:
+              - { respond: { status: 500, headers: { "Retry After": "1" } } }
+              - { respond: { status: 500, headers: { X-Injected: "a\\r\\nSet-Cookie: b" } } }
+              - { respond: { status: 500, headers: { X-Odd: "Bearer  , , error=" } } }
+            """)).map(\.description)
+        #expect(found == [
+            "broken.yaml:8:44: error: header name 'Retry After' is not an HTTP token (RFC 9110 §5.1): letters, digits and !#$%&'*+-.^_`|~ only",
+            "broken.yaml:9:56: error: header X-Injected: a value cannot hold CR, LF or NUL (RFC 9110 §5.5)",
+        ])
+    }
 }

@@ -197,8 +197,14 @@ struct RuleDecoder {
         else { return nil }
         var headers: [HeaderField] = []
         if let headersNode = respond["headers"], case .mapping(let mapping) = headersNode {
-            for (name, value) in mapping {
-                if let name = reader.string(name, "a header name"), let value = reader.string(value, "header \(name)") {
+            for (nameNode, valueNode) in mapping {
+                guard let name = reader.string(nameNode, "a header name"), let value = reader.string(valueNode, "header \(name)") else { continue }
+                // The provider writes scripted headers as they are, so one no HTTP message can carry is refused here.
+                if !HeaderSyntax.isToken(name) {
+                    reader.error("header name '\(name)' is not an HTTP token (RFC 9110 §5.1): letters, digits and !#$%&'*+-.^_`|~ only", at: nameNode)
+                } else if !HeaderSyntax.isSendableValue(value) {
+                    reader.error("header \(name): a value cannot hold CR, LF or NUL (RFC 9110 §5.5)", at: valueNode)
+                } else {
                     headers.append(HeaderField(name, value))
                 }
             }
