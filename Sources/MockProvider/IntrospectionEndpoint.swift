@@ -3,11 +3,12 @@ import Foundation
 /// RFC 7662: tells an authenticated caller whether a token is active, with its metadata.
 struct IntrospectionEndpoint: Sendable {
     let settings: ProviderSettings
+    let authenticator: ClientAuthenticator
     let ledger: TokenLedger
     let clock: VirtualClock
 
     func serve(_ request: ProviderRequest, at now: Duration) -> ProviderResponse {
-        if let refusal = ClientAuthenticator(client: settings.client).refusal(for: request) {
+        if let refusal = authenticator.refusal(for: request) {
             return refusal
         }
         guard let value = request.formField("token") else {

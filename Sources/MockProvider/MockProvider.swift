@@ -20,24 +20,30 @@ public final class MockProvider: Sendable {
 
     private let logger: Logger?
 
-    public init(settings: ProviderSettings = .init(), clock: VirtualClock = VirtualClock(), journal: Journal = Journal(), logger: Logger? = nil) {
+    /// - Parameter tokenCapacity: how many issued tokens the provider remembers; past it, the
+    ///   oldest are forgotten (and no longer accepted), so a long-running provider stays bounded.
+    public init(
+        settings: ProviderSettings = .init(), clock: VirtualClock = VirtualClock(), journal: Journal = Journal(),
+        tokenCapacity: Int = 100_000, logger: Logger? = nil
+    ) {
         self.logger = logger
-        let ledger = TokenLedger(policy: settings.tokens)
+        let ledger = TokenLedger(policy: settings.tokens, capacity: tokenCapacity)
         let codes = AuthorizationCodes()
+        let authenticator = ClientAuthenticator(client: settings.client)
         self.settings = settings
         self.clock = clock
         self.journal = journal
         self.ledger = ledger
         self.rules = RuleEngine(rules: settings.rules)
-        self.tokenEndpoint = TokenEndpoint(settings: settings, ledger: ledger, codes: codes)
+        self.tokenEndpoint = TokenEndpoint(settings: settings, authenticator: authenticator, ledger: ledger, codes: codes)
         self.resourceEndpoint = ResourceEndpoint(ledger: ledger)
         self.authorizationEndpoint = AuthorizationEndpoint(settings: settings, codes: codes)
-        self.revocationEndpoint = RevocationEndpoint(settings: settings, ledger: ledger)
-        self.introspectionEndpoint = IntrospectionEndpoint(settings: settings, ledger: ledger, clock: clock)
+        self.revocationEndpoint = RevocationEndpoint(authenticator: authenticator, ledger: ledger)
+        self.introspectionEndpoint = IntrospectionEndpoint(settings: settings, authenticator: authenticator, ledger: ledger, clock: clock)
         self.jitter = JitterSource(seed: settings.seed)
     }
 
-    /// Every token issued so far, in order.
+    /// Every token issued so far and still remembered (see `tokenCapacity`), in order.
     public var issuedTokens: [IssuedToken] { ledger.issued }
 
     public func handle(_ request: ProviderRequest) -> ProviderReply {
@@ -56,7 +62,7 @@ public final class MockProvider: Sendable {
                 endpoint: endpoint, grant: grant, appliedRule: decision?.ruleIndex, delivery: delivery
             )
         }
-        logger?.info("\(request.method) \(request.target) → \(response.status)\(delivery == .immediate ? "" : " (\(delivery.label))")\(decision.map { " [rule \($0.ruleIndex + 1)]" } ?? "")")
+        logger?.info("\(request.method) \(request.target) → \(response.status)\(delivery == .immediate ? "" : " (\(delivery.label))")\(decision.map { " [rule \($0.ruleIndex + 1)]" } ?? "")", source: "MockProvider")
         return ProviderReply(response, delivery: jitter.resolve(delivery))
     }
 

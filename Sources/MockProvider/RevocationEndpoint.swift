@@ -1,11 +1,11 @@
 /// RFC 7009: revokes the token presented. Unknown tokens get 200 too (§2.2), so a client
 /// learns nothing from the answer.
 struct RevocationEndpoint: Sendable {
-    let settings: ProviderSettings
+    let authenticator: ClientAuthenticator
     let ledger: TokenLedger
 
     func serve(_ request: ProviderRequest) -> ProviderResponse {
-        if let refusal = ClientAuthenticator(client: settings.client).refusal(for: request) {
+        if let refusal = authenticator.refusal(for: request) {
             return refusal
         }
         guard let token = request.formField("token") else {

@@ -4,11 +4,12 @@ import Foundation
 /// RFC 7636 §4.6 describe it.
 struct TokenEndpoint: Sendable {
     let settings: ProviderSettings
+    let authenticator: ClientAuthenticator
     let ledger: TokenLedger
     let codes: AuthorizationCodes
 
     func serve(_ request: ProviderRequest, at now: Duration) -> ProviderResponse {
-        if let refusal = ClientAuthenticator(client: settings.client).refusal(for: request) {
+        if let refusal = authenticator.refusal(for: request) {
             return refusal
         }
         guard let grantValue = request.formField("grant_type") else {

@@ -1,3 +1,4 @@
+import DequeModule
 import Synchronization
 
 /// A token the provider issued, with its lifetime on the virtual clock.
@@ -30,7 +31,9 @@ public struct IssuedToken: Sendable, Equatable {
     }
 }
 
-/// The provider's record of issued tokens: issuing, refreshing, validating, rotating.
+/// The provider's record of issued tokens: issuing, refreshing, validating, rotating. Bounded,
+/// like the journal, so a long-running provider cannot grow without limit: past `capacity` the
+/// oldest tokens are forgotten, and a client presenting one is told it is invalid.
 final class TokenLedger: Sendable {
     struct Grant {
         let access: IssuedToken
@@ -38,8 +41,10 @@ final class TokenLedger: Sendable {
     }
 
     private struct State {
-        var tokens: [IssuedToken] = []
-        /// Position in `tokens` by value: lookups stay constant-time however many were issued.
+        var tokens: Deque<IssuedToken> = []
+        /// How many of the oldest tokens were forgotten to stay within capacity.
+        var forgotten = 0
+        /// Position among all tokens ever issued, by value: lookups stay constant-time however many were issued.
         var positions: [String: Int] = [:]
         var issuedCount: [IssuedToken.Kind: Int] = [:]
         var superseded: Set<String> = []
@@ -49,7 +54,17 @@ final class TokenLedger: Sendable {
         var revokedTokens: Set<String> = []
 
         func token(_ value: String) -> IssuedToken? {
-            positions[value].map { tokens[$0] }
+            positions[value].map { tokens[$0 - forgotten] }
+        }
+
+        mutating func remember(_ token: IssuedToken, capacity: Int) {
+            positions[token.value] = forgotten + tokens.count
+            tokens.append(token)
+            guard tokens.count > capacity, let oldest = tokens.popFirst() else { return }
+            forgotten += 1
+            positions[oldest.value] = nil
+            superseded.remove(oldest.value)
+            revokedTokens.remove(oldest.value)
         }
 
         /// The token, if it was issued here, has not expired and was not revoked.
@@ -62,22 +77,26 @@ final class TokenLedger: Sendable {
         }
     }
 
+    let capacity: Int
     private let policy: TokenPolicy
     private let state = Mutex(State())
 
-    init(policy: TokenPolicy) {
+    init(policy: TokenPolicy, capacity: Int = 100_000) {
+        precondition(capacity > 0)
         self.policy = policy
+        self.capacity = capacity
     }
 
-    var issued: [IssuedToken] { state.withLock { $0.tokens } }
+    /// The tokens remembered, oldest first.
+    var issued: [IssuedToken] { state.withLock { Array($0.tokens) } }
 
     func grant(subject: String, withRefreshToken: Bool, at now: Duration) -> Grant {
         state.withLock { state in
             let family = state.nextFamily
             state.nextFamily += 1
-            let access = Self.mint(.access, subject: subject, family: family, at: now, lifetime: policy.accessLifetime, in: &state)
+            let access = mint(.access, subject: subject, family: family, at: now, lifetime: policy.accessLifetime, in: &state)
             let refresh = withRefreshToken
-                ? Self.mint(.refresh, subject: subject, family: family, at: now, lifetime: policy.refreshLifetime, in: &state)
+                ? mint(.refresh, subject: subject, family: family, at: now, lifetime: policy.refreshLifetime, in: &state)
                 : nil
             return Grant(access: access, refresh: refresh)
         }
@@ -93,10 +112,10 @@ final class TokenLedger: Sendable {
                 state.revokedFamilies.insert(current.family)
                 return nil
             }
-            let access = Self.mint(.access, subject: current.subject, family: current.family, at: now, lifetime: policy.accessLifetime, in: &state)
+            let access = mint(.access, subject: current.subject, family: current.family, at: now, lifetime: policy.accessLifetime, in: &state)
             guard policy.rotateRefreshTokens else { return Grant(access: access, refresh: current) }
             state.superseded.insert(presented)
-            let successor = Self.mint(.refresh, subject: current.subject, family: current.family, at: now, lifetime: policy.refreshLifetime, in: &state)
+            let successor = mint(.refresh, subject: current.subject, family: current.family, at: now, lifetime: policy.refreshLifetime, in: &state)
             return Grant(access: access, refresh: successor)
         }
     }
@@ -132,7 +151,7 @@ final class TokenLedger: Sendable {
         _ = state.withLock { $0.revokedFamilies.insert(family) }
     }
 
-    private static func mint(
+    private func mint(
         _ kind: IssuedToken.Kind, subject: String, family: Int, at now: Duration, lifetime: Duration?, in state: inout State
     ) -> IssuedToken {
         let ordinal = state.issuedCount[kind, default: 0] + 1
@@ -142,8 +161,7 @@ final class TokenLedger: Sendable {
             kind: kind, value: "\(prefix)-\(ordinal)", ordinal: ordinal,
             issuedAt: now, expiresAt: lifetime.map { now + $0 }, subject: subject, family: family
         )
-        state.positions[token.value] = state.tokens.count
-        state.tokens.append(token)
+        state.remember(token, capacity: capacity)
         return token
     }
 }

@@ -25,9 +25,13 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "How many requests the journal keeps (the oldest are dropped).")
     var journalCapacity = 10_000
 
+    @Option(help: "How many issued tokens the provider remembers (the oldest are forgotten and no longer accepted).")
+    var tokenCapacity = 100_000
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard journalCapacity > 0 else { throw ValidationError("--journal-capacity must be positive") }
+        guard tokenCapacity > 0 else { throw ValidationError("--token-capacity must be positive") }
     }
 
     func run() async throws {
@@ -49,7 +53,7 @@ struct Serve: AsyncParsableCommand {
         }
         let provider = MockProvider(
             settings: settings, clock: .followingRealTime(), journal: Journal(capacity: journalCapacity),
-            logger: Logger(label: "mock-provider")
+            tokenCapacity: tokenCapacity, logger: Logger(label: "mock-provider")
         )
         let server = try await ProviderServer.start(provider, options: ServerOptions(host: host, port: port))
         let (interrupted, interruption) = AsyncStream<Void>.makeStream()

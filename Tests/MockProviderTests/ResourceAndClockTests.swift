@@ -83,3 +83,25 @@ struct ResourceAndClockTests {
         #expect(journal.droppedCount == 1)
     }
 }
+
+@Suite("The token ledger is bounded")
+struct BoundedLedgerTests {
+    @Test("past its capacity the oldest tokens are forgotten and refused like unknown ones; newer ones still work")
+    func forgottenTokens() async throws {
+        try await RunningProvider.withProvider(MockProvider(tokenCapacity: 2)) { provider throws in
+            // Each password grant issues an access and a refresh token.
+            let first = try await provider.passwordGrant()
+            let second = try await provider.passwordGrant()
+            let oldest = try #require(first.json?["access_token"]?.stringValue)
+            let newest = try #require(second.json?["access_token"]?.stringValue)
+            #expect(provider.provider.issuedTokens.map(\.value) == [newest, try #require(second.json?["refresh_token"]?.stringValue)])
+            #expect(try await provider.resource(bearer: oldest).status == 401)
+            #expect(try await provider.resource(bearer: newest).status == 200)
+            let refresh = try await provider.token(
+                [("grant_type", "refresh_token"), ("refresh_token", try #require(first.json?["refresh_token"]?.stringValue))],
+                basic: provider.settings.client
+            )
+            #expect(refresh.json?["error"] == .string("invalid_grant"))
+        }
+    }
+}
