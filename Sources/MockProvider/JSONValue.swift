@@ -24,6 +24,8 @@ public enum JSONValue: Sendable, Hashable {
     /// Compact JSON text with sorted keys, so bodies are stable in transcripts.
     public func serialized() -> String {
         var text = ""
+        // Room for a token response, so appending does not reallocate along the way.
+        text.reserveCapacity(128)
         if writePlainly(into: &text) { return text }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

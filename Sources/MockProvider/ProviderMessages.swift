@@ -177,13 +177,23 @@ public struct FormField: Sendable, Equatable {
     }
 
     /// Decodes `application/x-www-form-urlencoded` text (also used for query strings).
+    /// Empty pairs are skipped; only the first `=` of a pair separates. `&` and `=` are ASCII,
+    /// and no byte of a multi-byte UTF-8 sequence is, so the bytes are searched directly.
     public static func decode(_ text: String) -> [FormField] {
-        text.splitASCII("&").map { pair in
-            let parts = pair.splitASCII("=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = formDecode(String(parts[0]))
-            let value = parts.count > 1 ? formDecode(String(parts[1])) : ""
-            return FormField(name, value)
+        var fields: [FormField] = []
+        var rest = Substring(text)
+        while !rest.isEmpty {
+            let pairEnd = rest.utf8.firstIndex(of: UInt8(ascii: "&")) ?? rest.endIndex
+            let pair = rest[..<pairEnd]
+            rest = pairEnd == rest.endIndex ? "" : rest[rest.utf8.index(after: pairEnd)...]
+            guard !pair.isEmpty else { continue }
+            guard let equals = pair.utf8.firstIndex(of: UInt8(ascii: "=")) else {
+                fields.append(FormField(formDecode(String(pair)), ""))
+                continue
+            }
+            fields.append(FormField(formDecode(String(pair[..<equals])), formDecode(String(pair[pair.utf8.index(after: equals)...]))))
         }
+        return fields
     }
 
     /// Form encoding writes a space as `+`; everything else is percent-encoding.
