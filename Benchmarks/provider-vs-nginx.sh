@@ -6,7 +6,11 @@
 # less. Targets (issue 3): provider ≥ 50% of nginx's rate, p99 < 5 ms at 50
 # connections on a 2-core machine.
 #
-#   Benchmarks/provider-vs-nginx.sh [seconds-per-run] [connections]
+#   Benchmarks/provider-vs-nginx.sh [seconds-per-run] [connections] [rounds]
+#
+# Each round measures nginx, then the token endpoint, then the resource, one after the other;
+# the summary gives the median over the rounds of each figure and of each round's ratio, so a
+# burst of other work on the machine moves one round, not the result.
 #
 # Installs wrk and nginx from Debian when missing. Builds `conformance` in release mode.
 # Everything binds 127.0.0.1; every run is bounded by its duration.
@@ -14,6 +18,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 duration="${1:-10}"
 connections="${2:-50}"
+rounds="${3:-3}"
 threads=2
 
 need() { command -v "$1" >/dev/null 2>&1; }
@@ -50,7 +55,12 @@ for _ in $(seq 50); do curl -sf "http://127.0.0.1:$provider_port/.well-known/oau
 
 basic=$(printf 'conformance-client:conformance-secret' | base64)
 token_json=$(curl -sf -u conformance-client:conformance-secret -d grant_type=client_credentials "http://127.0.0.1:$provider_port/token")
-access_token=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["access_token"])' "$token_json")
+# A token issued just before each resource run: the token runs issue more tokens than the
+# provider's ledger keeps, and a forgotten token would be refused (and counted as non-2xx).
+fresh_access_token() {
+  curl -sf -u conformance-client:conformance-secret -d grant_type=client_credentials "http://127.0.0.1:$provider_port/token" \
+    | python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])'
+}
 
 # nginx answering every request to /token with the same JSON the provider sends.
 nginx_port=$(free_port)
@@ -111,12 +121,29 @@ print(f"{rate:.0f} {p99_ms:.2f} {errors.group(1) if errors else 0} {ticks / tick
 PY
 }
 
-echo "wrk: $threads threads, $connections connections, ${duration}s per run, loopback; $(nproc) cores"
-read -r nginx_rate nginx_p99 nginx_errors nginx_cpu < <(measure "$nginx_workers" -s "$work/token.lua" "http://127.0.0.1:$nginx_port/token")
-read -r token_rate token_p99 token_errors token_cpu < <(measure "$provider_pid" -s "$work/token.lua" "http://127.0.0.1:$provider_port/token")
-read -r resource_rate resource_p99 resource_errors resource_cpu < <(measure "$provider_pid" -H "Authorization: Bearer $access_token" "http://127.0.0.1:$provider_port/resource")
+echo "wrk: $threads threads, $connections connections, ${duration}s per run, loopback; $(nproc) cores; $rounds rounds"
+results="$work/results"
+for round in $(seq "$rounds"); do
+  echo "round $round (requests/s, p99 ms, non-2xx, server µs/request):"
+  echo "  nginx    $(measure "$nginx_workers" -s "$work/token.lua" "http://127.0.0.1:$nginx_port/token" | tee -a "$results.nginx")"
+  echo "  token    $(measure "$provider_pid" -s "$work/token.lua" "http://127.0.0.1:$provider_port/token" | tee -a "$results.token")"
+  access_token=$(fresh_access_token)
+  echo "  resource $(measure "$provider_pid" -H "Authorization: Bearer $access_token" "http://127.0.0.1:$provider_port/resource" | tee -a "$results.resource")"
+done
 
-printf '%-34s %12s %10s %8s %14s %18s\n' target "requests/s" "p99 ms" "non-2xx" "vs nginx" "server µs/request"
-printf '%-34s %12s %10s %8s %14s %18s\n' "nginx, static token JSON" "$nginx_rate" "$nginx_p99" "$nginx_errors" "1.00" "$nginx_cpu"
-printf '%-34s %12s %10s %8s %14s %18s\n' "provider, POST /token" "$token_rate" "$token_p99" "$token_errors" "$(python3 -c "print(f'{$token_rate/$nginx_rate:.2f}')")" "$token_cpu"
-printf '%-34s %12s %10s %8s %14s %18s\n' "provider, GET /resource" "$resource_rate" "$resource_p99" "$resource_errors" "$(python3 -c "print(f'{$resource_rate/$nginx_rate:.2f}')")" "$resource_cpu"
+# The medians: each column of "requests/s p99-ms non-2xx µs/request", and each round's rate ratio.
+python3 - "$results" <<'PY'
+import statistics, sys
+base = sys.argv[1]
+rows = {name: [list(map(float, line.split())) for line in open(f"{base}.{name}")] for name in ("nginx", "token", "resource")}
+def median(name, column): return statistics.median(row[column] for row in rows[name])
+def ratio(name): return statistics.median(row[0] / n[0] for row, n in zip(rows[name], rows["nginx"]))
+print()
+print(f"{'median of ' + str(len(rows['nginx'])) + ' rounds':34} {'requests/s':>12} {'p99 ms':>10} {'non-2xx':>8} {'vs nginx':>14} {'server µs/request':>18}")
+for name, label in (("nginx", "nginx, static token JSON"), ("token", "provider, POST /token"), ("resource", "provider, GET /resource")):
+    share = 1.0 if name == "nginx" else ratio(name)
+    errors = sum(int(row[2]) for row in rows[name])
+    print(f"{label:34} {median(name, 0):12.0f} {median(name, 1):10.2f} {errors:8d} {share:14.2f} {median(name, 3):18.1f}")
+    if errors:
+        print(f"  warning: {label} had {errors} answers other than 2xx; its figures do not measure successful requests")
+PY
