@@ -13,12 +13,7 @@ struct ClientAuthenticator: Sendable {
 
     init(client: ClientCredentials) {
         self.client = client
-        let unreserved = { (byte: UInt8) in
-            // RFC 3986 §2.3: the characters form-encoding leaves alone.
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "-._~".utf8.contains(byte)
-        }
-        let needsNoEncoding = client.id.utf8.allSatisfy(unreserved) && client.secret.utf8.allSatisfy(unreserved)
+        let needsNoEncoding = client.id.utf8.allSatisfy(ASCII.isUnreserved) && client.secret.utf8.allSatisfy(ASCII.isUnreserved)
         self.canonicalBasic = needsNoEncoding ? Data("\(client.id):\(client.secret)".utf8).base64EncodedString() : nil
     }
 

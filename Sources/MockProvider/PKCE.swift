@@ -21,8 +21,6 @@ enum PKCE {
 
     /// RFC 7636 §4.1: 43 to 128 characters of [A-Z a-z 0-9 - . _ ~].
     static func isWellFormedVerifier(_ verifier: String) -> Bool {
-        (43...128).contains(verifier.count) && verifier.unicodeScalars.allSatisfy { scalar in
-            CharacterSet.alphanumerics.contains(scalar) && scalar.isASCII || "-._~".unicodeScalars.contains(scalar)
-        }
+        (43...128).contains(verifier.count) && verifier.utf8.allSatisfy(ASCII.isUnreserved)
     }
 }

@@ -139,11 +139,36 @@ public struct HeaderField: Sendable, Equatable {
     func isNamed(_ other: String) -> Bool {
         name.utf8.elementsEqual(other.utf8) { ASCII.lowercased($0) == ASCII.lowercased($1) }
     }
+
+    /// The provider writes scripted headers as they are, so a field must be one HTTP/1.1 can carry
+    /// at all: a token for a name (RFC 9110 §5.1) and no CR, LF or NUL in the value (§5.5).
+    public var hasTokenName: Bool {
+        !name.isEmpty && name.utf8.allSatisfy(ASCII.isTokenCharacter)
+    }
+
+    public var hasSendableValue: Bool {
+        !value.utf8.contains { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") || $0 == 0 }
+    }
 }
 
 enum ASCII {
     static func lowercased(_ byte: UInt8) -> UInt8 {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
+    }
+
+    static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+
+    /// RFC 3986 §2.3: what form- and percent-encoding leave alone, and what PKCE verifiers are made of.
+    static func isUnreserved(_ byte: UInt8) -> Bool {
+        isAlphanumeric(byte) || "-._~".utf8.contains(byte)
+    }
+
+    /// RFC 9110 §5.6.2: a character of a token, such as a header name.
+    static func isTokenCharacter(_ byte: UInt8) -> Bool {
+        isAlphanumeric(byte) || "!#$%&'*+-.^_`|~".utf8.contains(byte)
     }
 }
 

@@ -199,13 +199,13 @@ struct RuleDecoder {
         if let headersNode = respond["headers"], case .mapping(let mapping) = headersNode {
             for (nameNode, valueNode) in mapping {
                 guard let name = reader.string(nameNode, "a header name"), let value = reader.string(valueNode, "header \(name)") else { continue }
-                // The provider writes scripted headers as they are, so one no HTTP message can carry is refused here.
-                if !HeaderSyntax.isToken(name) {
+                let field = HeaderField(name, value)
+                if !field.hasTokenName {
                     reader.error("header name '\(name)' is not an HTTP token (RFC 9110 §5.1): letters, digits and !#$%&'*+-.^_`|~ only", at: nameNode)
-                } else if !HeaderSyntax.isSendableValue(value) {
+                } else if !field.hasSendableValue {
                     reader.error("header \(name): a value cannot hold CR, LF or NUL (RFC 9110 §5.5)", at: valueNode)
                 } else {
-                    headers.append(HeaderField(name, value))
+                    headers.append(field)
                 }
             }
         } else if let headersNode = respond["headers"] {
