@@ -44,8 +44,11 @@ struct ClientAuthenticator: Sendable {
     }
 
     private func basicCredentials(_ authorization: String) -> ClientCredentials? {
-        guard let encoded = ProviderRequest.credentials(ofScheme: "basic", in: authorization) else { return nil }
-        return encoded == canonicalBasic ? client : Self.decodeBasic(encoded)
+        if let canonicalBasic, let presented = ProviderRequest.credentialBytes(ofScheme: "basic", in: authorization),
+           presented == canonicalBasic[...] {
+            return client
+        }
+        return ProviderRequest.credentials(ofScheme: "basic", in: authorization).flatMap(Self.decodeBasic)
     }
 
     private static func decodeBasic(_ encoded: String) -> ClientCredentials? {

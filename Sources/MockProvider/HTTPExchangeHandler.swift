@@ -18,7 +18,8 @@ final class HTTPExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private enum Receiving {
         case idle
-        case request(HTTPRequestHead, ByteBuffer)
+        /// The body so far: `nil` until a part arrives; a body in one part is kept as NIO read it.
+        case request(HTTPRequestHead, ByteBuffer?)
         /// The request was refused (413); the rest of it is ignored until the connection closes.
         case discarding
     }
@@ -58,11 +59,15 @@ final class HTTPExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch (unwrapInboundIn(data), receiving) {
         case (.head(let head), _):
-            receiving = .request(head, context.channel.allocator.buffer(capacity: 0))
-        case (.body(var chunk), .request(let head, var body)):
-            guard body.readableBytes + chunk.readableBytes <= maximumBodySize else {
+            receiving = .request(head, nil)
+        case (.body(var chunk), .request(let head, let body)):
+            guard (body?.readableBytes ?? 0) + chunk.readableBytes <= maximumBodySize else {
                 receiving = .discarding
                 refuse(413, "request body too large\n", version: head.version, context: context)
+                return
+            }
+            guard var body else {
+                receiving = .request(head, chunk)
                 return
             }
             body.writeBuffer(&chunk)
@@ -74,7 +79,7 @@ final class HTTPExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
                     method: head.method.rawValue,
                     target: head.uri,
                     headers: head.headers.map { HeaderField($0.name, $0.value) },
-                    body: String(buffer: body)
+                    body: body.map { String(buffer: $0) } ?? ""
                 ),
                 version: head.version, keepAlive: head.isKeepAlive, isHead: head.method == .HEAD
             )

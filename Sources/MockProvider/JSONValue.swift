@@ -23,10 +23,11 @@ public enum JSONValue: Sendable, Hashable {
 
     /// Compact JSON text with sorted keys, so bodies are stable in transcripts.
     public func serialized() -> String {
-        var text = ""
+        // Bytes, not a String: appending to a String checks and re-measures it every time.
+        var text: [UInt8] = []
         // Room for a token response, so appending does not reallocate along the way.
-        text.reserveCapacity(128)
-        if writePlainly(into: &text) { return text }
+        text.reserveCapacity(160)
+        if writePlainly(into: &text) { return String(decoding: text, as: UTF8.self) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding a JSONValue cannot fail: every case maps to a JSON value.
@@ -39,37 +40,40 @@ public enum JSONValue: Sendable, Hashable {
     /// no `.number` (how a Double prints is JSONEncoder's business). Token and resource
     /// responses are such documents, and JSONEncoder cost more than the rest of a token
     /// request. `false` (text incomplete): leave it to JSONEncoder.
-    private func writePlainly(into text: inout String) -> Bool {
+    private func writePlainly(into text: inout [UInt8]) -> Bool {
         switch self {
-        case .null: text += "null"
-        case .bool(let value): text += value ? "true" : "false"
-        case .integer(let value): text += String(value)
+        case .null: text.append(contentsOf: "null".utf8)
+        case .bool(let value): text.append(contentsOf: (value ? "true" : "false").utf8)
+        case .integer(let value): text.append(contentsOf: String(value).utf8)
         case .number: return false
         case .string(let value):
             guard Self.needsNoEscaping(value) else { return false }
-            text += "\""
-            text += value
-            text += "\""
+            Self.quote(value, into: &text)
         case .array(let elements):
-            text += "["
+            text.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
-                if index > 0 { text += "," }
+                if index > 0 { text.append(UInt8(ascii: ",")) }
                 guard element.writePlainly(into: &text) else { return false }
             }
-            text += "]"
+            text.append(UInt8(ascii: "]"))
         case .object(let members):
             guard members.keys.allSatisfy(Self.needsNoEscaping) else { return false }
-            text += "{"
+            text.append(UInt8(ascii: "{"))
             for (index, (key, value)) in members.sorted(by: { $0.key < $1.key }).enumerated() {
-                if index > 0 { text += "," }
-                text += "\""
-                text += key
-                text += "\":"
+                if index > 0 { text.append(UInt8(ascii: ",")) }
+                Self.quote(key, into: &text)
+                text.append(UInt8(ascii: ":"))
                 guard value.writePlainly(into: &text) else { return false }
             }
-            text += "}"
+            text.append(UInt8(ascii: "}"))
         }
         return true
+    }
+
+    private static func quote(_ plain: String, into text: inout [UInt8]) {
+        text.append(UInt8(ascii: "\""))
+        text.append(contentsOf: plain.utf8)
+        text.append(UInt8(ascii: "\""))
     }
 
     /// Printable ASCII other than `"` and `\`: written as is by any JSON encoder.

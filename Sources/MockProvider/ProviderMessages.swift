@@ -23,8 +23,9 @@ public struct ProviderRequest: Sendable, Equatable {
     }
 
     private static func formFields(headers: [HeaderField], body: String) -> [FormField] {
-        let contentType = headers.value(named: "Content-Type")?.lowercased()
-        guard contentType?.hasPrefix("application/x-www-form-urlencoded") == true else { return [] }
+        guard let contentType = headers.value(named: "Content-Type"),
+              ASCII.hasCaseInsensitivePrefix(contentType.utf8, "application/x-www-form-urlencoded")
+        else { return [] }
         return FormField.decode(body)
     }
 
@@ -56,9 +57,22 @@ public struct ProviderRequest: Sendable, Equatable {
     /// `nil` when the value uses another scheme. `scheme` is lowercase ASCII: schemes compare
     /// case-insensitively (RFC 9110 §11.1), and folding ASCII alone spares a Unicode lowercasing.
     static func credentials(ofScheme scheme: String, in authorization: String) -> String? {
-        let parts = authorization.splitASCII(" ", maxSplits: 1)
-        guard parts.count == 2, parts[0].utf8.elementsEqual(scheme.utf8, by: { ASCII.lowercased($0) == $1 }) else { return nil }
-        return trimmingWhitespace(parts[1])
+        credentialBytes(ofScheme: scheme, in: authorization).map(trimmingWhitespace)
+    }
+
+    /// `credentials(ofScheme:in:)` untrimmed and uncopied: a slice of `authorization`.
+    static func credentialBytes(ofScheme scheme: String, in authorization: String) -> Substring? {
+        let bytes = authorization.utf8
+        func firstNonSpace(from index: String.Index) -> String.Index? {
+            bytes[index...].firstIndex { $0 != UInt8(ascii: " ") }
+        }
+        // Spaces may stand before the scheme, and one or more after it (RFC 9110 §11.4).
+        guard let schemeStart = firstNonSpace(from: bytes.startIndex),
+              let space = bytes[schemeStart...].firstIndex(of: UInt8(ascii: " ")),
+              ASCII.equalIgnoringCase(bytes[schemeStart..<space], scheme.utf8),
+              let start = firstNonSpace(from: space)
+        else { return nil }
+        return authorization[start...]
     }
 
     /// `trimmingCharacters(in: .whitespaces)`, which costs a Foundation string bridge, done only
@@ -105,14 +119,16 @@ public struct ProviderResponse: Sendable, Equatable {
     }
 
     /// RFC 6749 §5.1: token responses carry JSON and must not be cached.
+    private static let jsonHeaders = [
+        HeaderField("Content-Type", "application/json"),
+        HeaderField("Cache-Control", "no-store"),
+        HeaderField("Pragma", "no-cache"),
+    ]
+
     static func json(_ status: Int, _ body: JSONValue, extraHeaders: [HeaderField] = []) -> ProviderResponse {
         ProviderResponse(
             status: status,
-            headers: [
-                HeaderField("Content-Type", "application/json"),
-                HeaderField("Cache-Control", "no-store"),
-                HeaderField("Pragma", "no-cache"),
-            ] + extraHeaders,
+            headers: extraHeaders.isEmpty ? jsonHeaders : jsonHeaders + extraHeaders,
             body: body.serialized()
         )
     }
@@ -137,7 +153,7 @@ public struct HeaderField: Sendable, Equatable {
     /// Header names compare case-insensitively (RFC 9110 §5.1). They are ASCII tokens, so an
     /// ASCII fold does it, without Foundation's locale-aware comparison on every request.
     func isNamed(_ other: String) -> Bool {
-        name.utf8.elementsEqual(other.utf8) { ASCII.lowercased($0) == ASCII.lowercased($1) }
+        ASCII.equalIgnoringCase(name.utf8, other.utf8)
     }
 
     /// The provider writes scripted headers as they are, so a field must be one HTTP/1.1 can carry
@@ -154,6 +170,23 @@ public struct HeaderField: Sendable, Equatable {
 enum ASCII {
     static func lowercased(_ byte: UInt8) -> UInt8 {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
+    }
+
+    /// Equal but for the case of ASCII letters. Lengths are compared first: most names a
+    /// header lookup meets differ in length, and a String's UTF-8 count costs nothing.
+    static func equalIgnoringCase<A: Collection<UInt8>, B: Collection<UInt8>>(_ a: A, _ b: B) -> Bool {
+        guard a.count == b.count else { return false }
+        // Native strings lend their bytes; walking them through String indices costs several times more.
+        let compared = a.withContiguousStorageIfAvailable { a in
+            b.withContiguousStorageIfAvailable { b in
+                zip(a, b).allSatisfy { lowercased($0) == lowercased($1) }
+            }
+        }
+        return (compared ?? nil) ?? a.elementsEqual(b) { lowercased($0) == lowercased($1) }
+    }
+
+    static func hasCaseInsensitivePrefix(_ text: String.UTF8View, _ prefix: String) -> Bool {
+        text.count >= prefix.utf8.count && equalIgnoringCase(text.prefix(prefix.utf8.count), prefix.utf8)
     }
 
     static func isAlphanumeric(_ byte: UInt8) -> Bool {

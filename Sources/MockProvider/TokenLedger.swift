@@ -63,8 +63,9 @@ final class TokenLedger: Sendable {
             guard tokens.count > capacity, let oldest = tokens.popFirst() else { return }
             forgotten += 1
             positions[oldest.value] = nil
-            superseded.remove(oldest.value)
-            revokedTokens.remove(oldest.value)
+            // Both are usually empty; removing from an empty set still hashes the value.
+            if !superseded.isEmpty { superseded.remove(oldest.value) }
+            if !revokedTokens.isEmpty { revokedTokens.remove(oldest.value) }
         }
 
         /// The token, if it was issued here, has not expired and was not revoked.

@@ -32,6 +32,29 @@ struct HTTPFramingTests {
         }
     }
 
+    @Test("a body that arrives in several pieces is read whole")
+    func bodyInPieces() async throws {
+        try await RunningProvider.with { provider throws in
+            let client = provider.settings.client
+            let basic = Data("\(client.id):\(client.secret)".utf8).base64EncodedString()
+            let body = "grant_type=client_credentials&scope=" + String(repeating: "s", count: 3_000)
+            let connection = try RawConnection(port: try #require(provider.server.port))
+            connection.send(
+                "POST /token HTTP/1.1\r\nHost: x\r\nAuthorization: Basic \(basic)\r\nConnection: close\r\n"
+                    + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+            )
+            // Pauses between the pieces, so each is read on its own.
+            for piece in [body.prefix(10), body.dropFirst(10).prefix(1_500), body.dropFirst(1_510)] {
+                try await Task.sleep(for: .milliseconds(50))
+                connection.send(String(piece))
+            }
+            let answer = connection.receiveUntilClosed()
+            connection.closeConnection()
+            #expect(answer.hasPrefix("HTTP/1.1 200"))
+            #expect(provider.provider.journal.entries.last?.request.body == body)
+        }
+    }
+
     @Test("an answer to HEAD carries the length of the body it leaves out")
     func headAnswer() async throws {
         let settings = ProviderSettings(rules: [

@@ -1,3 +1,4 @@
+import Foundation
 import MockProvider
 import Testing
 
@@ -31,6 +32,42 @@ struct RequestParsingTests {
         #expect(token("Bearer") == nil)
         #expect(token("Bearer ") == nil)
         #expect(token("Bearer\tat-1") == nil)
+    }
+
+    @Test("Basic client credentials: scheme in any case, spaces around them, the exact value only")
+    func basicCredentials() {
+        let provider = MockProvider()
+        let client = provider.settings.client
+        let encoded = Data("\(client.id):\(client.secret)".utf8).base64EncodedString()
+        func status(_ authorization: String) -> Int {
+            let request = ProviderRequest(
+                method: "POST", target: "/token",
+                headers: [HeaderField("Authorization", authorization), HeaderField("Content-Type", "application/x-www-form-urlencoded")],
+                body: "grant_type=client_credentials"
+            )
+            return provider.handle(request).response.status
+        }
+        #expect(status("Basic \(encoded)") == 200)
+        #expect(status("bASIC   \(encoded) ") == 200)
+        #expect(status(" Basic \(encoded)") == 200)
+        #expect(status("Basic \(encoded.dropLast(4))") == 401)
+        #expect(status("Basic \(encoded)AAAA") == 401)
+        #expect(status("Bearer \(encoded)") == 401)
+        #expect(status("Basic") == 401)
+    }
+
+    @Test("header names and the form media type compare without regard to case")
+    func caseInsensitiveNames() {
+        func request(contentType: String) -> ProviderRequest {
+            ProviderRequest(method: "POST", target: "/token", headers: [HeaderField("content-TYPE", contentType)], body: "a=1")
+        }
+        let form = request(contentType: "Application/X-WWW-Form-Urlencoded; charset=UTF-8")
+        #expect(form.header("Content-Type") != nil)
+        #expect(form.header("Content-Typ") == nil)
+        #expect(form.header("Content-Types") == nil)
+        #expect(form.formField("a") == "1")
+        #expect(request(contentType: "text/plain").formField("a") == nil)
+        #expect(request(contentType: "application/x-www-form").formField("a") == nil)
     }
 
     @Test("the path is the target up to its query")
