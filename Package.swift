@@ -62,6 +62,16 @@ let package = Package(
             name: "reference-adapter",
             dependencies: ["OAuthConformance", "MockProvider"]
         ),
+        // Benchmarks/provider-vs-nginx.sh's floor: NIO with the provider's pipeline and no provider.
+        .executableTarget(
+            name: "nio-floor",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Benchmarks/NIOFloor"
+        ),
         .testTarget(
             name: "MockProviderTests",
             dependencies: [

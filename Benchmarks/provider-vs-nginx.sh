@@ -6,13 +6,17 @@
 # less. Targets (issue 3): provider ≥ 50% of nginx's rate, p99 < 5 ms at 50
 # connections on a 2-core machine.
 #
+# A third server runs beside them: `nio-floor` (Benchmarks/NIOFloor), SwiftNIO with the
+# provider's pipeline answering the same bytes and doing nothing else. Its rate is the most a
+# NIO-based provider could reach here; the provider's distance from it is its own work.
+#
 #   Benchmarks/provider-vs-nginx.sh [seconds-per-run] [connections] [rounds]
 #
-# Each round measures nginx, then the token endpoint, then the resource, one after the other;
+# Each round measures nginx, the NIO floor, the token endpoint and the resource, one after the other;
 # the summary gives the median over the rounds of each figure and of each round's ratio, so a
 # burst of other work on the machine moves one round, not the result.
 #
-# Installs wrk and nginx from Debian when missing. Builds `conformance` in release mode.
+# Installs wrk and nginx from Debian when missing. Builds `conformance` and `nio-floor` in release mode.
 # Everything binds 127.0.0.1; every run is bounded by its duration.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,17 +33,20 @@ if ! need wrk || ! need nginx; then
 fi
 
 build_log=$(mktemp)
-if ! swift build -c release --product conformance --scratch-path .build-release >"$build_log" 2>&1; then
-  cat "$build_log" >&2
-  exit 1
-fi
+for product in conformance nio-floor; do
+  if ! swift build -c release --product "$product" --scratch-path .build-release >"$build_log" 2>&1; then
+    cat "$build_log" >&2
+    exit 1
+  fi
+done
 rm -f "$build_log"
 conformance=".build-release/release/conformance"
 
 work=$(mktemp -d)
-provider_pid="" nginx_pid=""
+provider_pid="" nginx_pid="" floor_pid=""
 cleanup() {
   [ -n "$provider_pid" ] && kill "$provider_pid" 2>/dev/null || true
+  [ -n "$floor_pid" ] && kill "$floor_pid" 2>/dev/null || true
   [ -n "$nginx_pid" ] && kill "$nginx_pid" 2>/dev/null || true
   rm -rf "$work"
 }
@@ -85,6 +92,12 @@ nginx_pid=$!
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$nginx_port/token" >/dev/null && break; sleep 0.1; done
 nginx_workers=$(pgrep -P "$nginx_pid" | paste -sd, -)
 
+# The NIO floor, answering with the same JSON.
+floor_port=$(free_port)
+.build-release/release/nio-floor "$floor_port" "$token_json" &
+floor_pid=$!
+for _ in $(seq 50); do curl -sf "http://127.0.0.1:$floor_port/token" >/dev/null && break; sleep 0.1; done
+
 cat >"$work/token.lua" <<LUA
 wrk.method = "POST"
 wrk.body = "grant_type=client_credentials"
@@ -126,6 +139,7 @@ results="$work/results"
 for round in $(seq "$rounds"); do
   echo "round $round (requests/s, p99 ms, non-2xx, server µs/request):"
   echo "  nginx    $(measure "$nginx_workers" -s "$work/token.lua" "http://127.0.0.1:$nginx_port/token" | tee -a "$results.nginx")"
+  echo "  floor    $(measure "$floor_pid" -s "$work/token.lua" "http://127.0.0.1:$floor_port/token" | tee -a "$results.floor")"
   echo "  token    $(measure "$provider_pid" -s "$work/token.lua" "http://127.0.0.1:$provider_port/token" | tee -a "$results.token")"
   access_token=$(fresh_access_token)
   echo "  resource $(measure "$provider_pid" -H "Authorization: Bearer $access_token" "http://127.0.0.1:$provider_port/resource" | tee -a "$results.resource")"
@@ -135,12 +149,14 @@ done
 python3 - "$results" <<'PY'
 import statistics, sys
 base = sys.argv[1]
-rows = {name: [list(map(float, line.split())) for line in open(f"{base}.{name}")] for name in ("nginx", "token", "resource")}
+names = ("nginx", "floor", "token", "resource")
+rows = {name: [list(map(float, line.split())) for line in open(f"{base}.{name}")] for name in names}
 def median(name, column): return statistics.median(row[column] for row in rows[name])
 def ratio(name): return statistics.median(row[0] / n[0] for row, n in zip(rows[name], rows["nginx"]))
 print()
 print(f"{'median of ' + str(len(rows['nginx'])) + ' rounds':34} {'requests/s':>12} {'p99 ms':>10} {'non-2xx':>8} {'vs nginx':>14} {'server µs/request':>18}")
-for name, label in (("nginx", "nginx, static token JSON"), ("token", "provider, POST /token"), ("resource", "provider, GET /resource")):
+labels = ("nginx, static token JSON", "NIO floor, same JSON", "provider, POST /token", "provider, GET /resource")
+for name, label in zip(names, labels):
     share = 1.0 if name == "nginx" else ratio(name)
     errors = sum(int(row[2]) for row in rows[name])
     print(f"{label:34} {median(name, 0):12.0f} {median(name, 1):10.2f} {errors:8d} {share:14.2f} {median(name, 3):18.1f}")
