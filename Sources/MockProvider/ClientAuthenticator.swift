@@ -44,11 +44,8 @@ struct ClientAuthenticator: Sendable {
     }
 
     private func basicCredentials(_ authorization: String) -> ClientCredentials? {
-        if let canonicalBasic, let presented = ProviderRequest.credentialBytes(ofScheme: "basic", in: authorization),
-           presented == canonicalBasic[...] {
-            return client
-        }
-        return ProviderRequest.credentials(ofScheme: "basic", in: authorization).flatMap(Self.decodeBasic)
+        guard let presented = ProviderRequest.credentialBytes(ofScheme: "basic", in: authorization) else { return nil }
+        return presented == canonicalBasic?[...] ? client : Self.decodeBasic(ProviderRequest.trimmingWhitespace(presented))
     }
 
     private static func decodeBasic(_ encoded: String) -> ClientCredentials? {

@@ -77,7 +77,7 @@ public struct ProviderRequest: Sendable, Equatable {
 
     /// `trimmingCharacters(in: .whitespaces)`, which costs a Foundation string bridge, done only
     /// when an end holds something it might trim: tokens and credentials seldom have spaces around them.
-    private static func trimmingWhitespace(_ text: Substring) -> String {
+    static func trimmingWhitespace(_ text: Substring) -> String {
         func plainASCII(_ byte: UInt8?) -> Bool {
             byte.map { $0 < 0x80 && $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") } ?? true
         }
