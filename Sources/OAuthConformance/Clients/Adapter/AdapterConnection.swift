@@ -45,28 +45,30 @@ actor AdapterConnection {
         nextID += 1
         do {
             if let fakeTimeFile, let now { try FakeTimeFile.write(now, to: fakeTimeFile) }
-            try process.send(request.line)
+            try await process.send(request.line)
             record("> " + request.line)
         } catch let problem as AdapterFault {
-            return .failure(broken(problem))
+            return .failure(await broken(problem))
         } catch {
-            return .failure(broken(AdapterFault("could not set the adapter's time: \(error)")))
+            return .failure(await broken(AdapterFault("could not set the adapter's time: \(error)")))
         }
         switch await process.lines.next(within: timeout) {
         case .line(let line)?:
             record("< " + line)
-            return AdapterReply.parse(line, answering: request).mapError(broken)
+            switch AdapterReply.parse(line, answering: request) {
+            case .success(let reply): return .success(reply)
+            case .failure(let problem): return .failure(await broken(problem))
+            }
         case .overlong(let prefix)?:
-            return .failure(broken(AdapterFault(
+            return .failure(await broken(AdapterFault(
                 "the adapter wrote a line longer than \(AdapterProtocol.longestLine / (1 << 20)) MiB to stdout, starting \(AdapterReply.quoted(prefix))"
             )))
         case .endOfFile?:
-            return .failure(broken(AdapterFault(
-                "the adapter closed its stdout without answering \(op): \(process.describeExit(waitingUpTo: .milliseconds(500))) (see its stderr)"
-            )))
+            let exit = await process.describeExit(waitingUpTo: .milliseconds(500))
+            return .failure(await broken(AdapterFault("the adapter closed its stdout without answering \(op): \(exit) (see its stderr)")))
         case nil:
             let cause = Task.isCancelled ? "the harness gave up waiting for its answer to \(op)" : "the adapter did not answer \(op) within \(DurationText.format(timeout))"
-            return .failure(broken(AdapterFault("\(cause); killed its process group \(process.pid)")))
+            return .failure(await broken(AdapterFault("\(cause); killed its process group \(process.pid)")))
         }
     }
 
@@ -96,7 +98,7 @@ actor AdapterConnection {
         if fault == nil {
             _ = await ask("shutdown", now: nil, timeout: .seconds(2))
         }
-        process.stop(grace: .seconds(1))
+        await process.stop(grace: .seconds(1))
         fault = fault ?? AdapterFault("the adapter was shut down")
     }
 
@@ -104,10 +106,10 @@ actor AdapterConnection {
         trace?.write(Data((line + "\n").utf8))
     }
 
-    private func broken(_ problem: AdapterFault) -> AdapterFault {
+    private func broken(_ problem: AdapterFault) async -> AdapterFault {
         if fault == nil {
             fault = problem
-            process.terminate()
+            await process.terminate()
         }
         return fault ?? problem
     }

@@ -92,7 +92,7 @@ final class AdapterProcess: Sendable {
     }
 
     /// Writes one line to the adapter's stdin.
-    func send(_ line: String) throws(AdapterFault) {
+    func send(_ line: String) async throws(AdapterFault) {
         var bytes = Array((line + "\n").utf8)
         var offset = 0
         while offset < bytes.count {
@@ -101,7 +101,8 @@ final class AdapterProcess: Sendable {
             }
             if written < 0 {
                 if errno == EINTR { continue }
-                throw AdapterFault("could not write to the adapter's stdin (\(Self.errnoText())); \(describeExit(waitingUpTo: .milliseconds(500)))")
+                let cause = Self.errnoText()
+                throw AdapterFault("could not write to the adapter's stdin (\(cause)); \(await describeExit(waitingUpTo: .milliseconds(500)))")
             }
             offset += written
         }
@@ -117,25 +118,44 @@ final class AdapterProcess: Sendable {
     }
 
     /// How the process ended, waiting up to `limit` for it to end; `nil` if it is still running.
-    func exitStatus(waitingUpTo limit: Duration) -> Int32? {
+    /// The wait sleeps as a task: many adapters end at once under `--jobs` and in the tests, and
+    /// a blocked thread of the cooperative pool would stall every other scenario meanwhile. It
+    /// runs detached because a scenario that was given up on (cancelled) still has its adapter
+    /// to reap, and a cancelled sleep would not sleep.
+    func exitStatus(waitingUpTo limit: Duration) async -> Int32? {
         let deadline = ContinuousClock.now + limit
-        while true {
-            if let status = exitStatus.withLock({ $0 }) { return status }
-            var status: Int32 = 0
-            let reaped = waitpid(pid, &status, WNOHANG)
-            if reaped == pid {
-                exitStatus.withLock { $0 = status }
-                return status
+        return await Task.detached { [self] in
+            while true {
+                switch reap() {
+                case .ended(let status): return status
+                case .unknowable: return nil
+                case .running:
+                    guard ContinuousClock.now < deadline else { return nil }
+                    try? await Task.sleep(for: .milliseconds(5))
+                }
             }
-            if reaped < 0 && errno != EINTR { return nil }
-            guard ContinuousClock.now < deadline else { return nil }
-            usleep(5_000)
+        }.value
+    }
+
+    private enum Reaping { case ended(Int32), running, unknowable }
+
+    /// Whether the process has ended; reaps it the first time it has.
+    private func reap() -> Reaping {
+        exitStatus.withLock { known in
+            if let known { return .ended(known) }
+            var status: Int32 = 0
+            var reaped: pid_t
+            repeat { reaped = waitpid(pid, &status, WNOHANG) } while reaped < 0 && errno == EINTR
+            if reaped < 0 { return .unknowable }
+            guard reaped == pid else { return .running }
+            known = status
+            return .ended(status)
         }
     }
 
     /// "it exited with status 3", "it was killed by signal 11 (SIGSEGV)", or "it is still running".
-    func describeExit(waitingUpTo limit: Duration) -> String {
-        guard let status = exitStatus(waitingUpTo: limit) else { return "it is still running" }
+    func describeExit(waitingUpTo limit: Duration) async -> String {
+        guard let status = await exitStatus(waitingUpTo: limit) else { return "it is still running" }
         let signal = status & 0x7f
         if signal == 0 { return "it exited with status \((status >> 8) & 0xff)" }
         return "it was killed by signal \(signal)\(Self.signalNames[signal].map { " (\($0))" } ?? "")"
@@ -143,7 +163,7 @@ final class AdapterProcess: Sendable {
 
     /// Kills the process group and reaps the process. Safe to call more than once: the group is
     /// signalled once only, so a later call cannot hit a group that reuses the number.
-    func terminate() {
+    func terminate() async {
         closeInput()
         let first = killed.withLock { killed in
             defer { killed = true }
@@ -151,14 +171,14 @@ final class AdapterProcess: Sendable {
         }
         guard first else { return }
         kill(-pid, SIGKILL)
-        _ = exitStatus(waitingUpTo: .seconds(5))
+        _ = await exitStatus(waitingUpTo: .seconds(5))
     }
 
     /// Lets the adapter exit by itself after end of input, then kills whatever of its group is left.
-    func stop(grace: Duration) {
+    func stop(grace: Duration) async {
         closeInput()
-        _ = exitStatus(waitingUpTo: grace)
-        terminate()
+        _ = await exitStatus(waitingUpTo: grace)
+        await terminate()
     }
 
     // MARK: Reading stdout
