@@ -38,7 +38,6 @@ struct ResourceAndClockTests {
 
     @Test("a token expires on the virtual clock: one hour of lifetime costs no real hour")
     func expiryOnVirtualTime() async throws {
-        let started = ContinuousClock.now
         try await RunningProvider.with(ProviderSettings(tokens: TokenPolicy(accessLifetime: .seconds(3600)))) { provider throws in
             _ = try await provider.passwordGrant()
             provider.provider.clock.advance(by: .seconds(3599))
@@ -48,7 +47,6 @@ struct ResourceAndClockTests {
             #expect(expired.status == 401)
             #expect(expired.headers["WWW-Authenticate"].first == "Bearer realm=\"mock-provider\", error=\"invalid_token\"")
         }
-        #expect(ContinuousClock.now - started < .seconds(60))
     }
 
     @Test("the journal records virtual time, request, form fields, status and the rule applied")

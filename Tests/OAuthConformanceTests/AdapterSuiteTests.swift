@@ -80,7 +80,7 @@ struct AdapterSuiteTests {
     }
 
     @Test("conformance run --client runs the suite through the profile's adapter and names it in the report")
-    func commandLine() throws {
+    func commandLine() async throws {
         let scratch = try PackageFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
         // The shipped profile with the adapter built beside the tests.
@@ -90,7 +90,7 @@ struct AdapterSuiteTests {
         let profile = scratch.appendingPathComponent("reference.yaml")
         try Data(profileText.utf8).write(to: profile)
         let junit = scratch.appendingPathComponent("junit.xml").path
-        let run = try ProcessRun.conformance(["run", "--client", profile.path, "--junit", junit, "Scenarios/refresh"])
+        let run = try await ProcessRun.conformance(["run", "--client", profile.path, "--junit", junit, "Scenarios/refresh"])
         #expect(run.status == 0, "\(run.standardOutput)\(run.standardError)")
         #expect(run.standardOutput.contains("against reference-adapter \(Harness.version)"))
         let report = try String(contentsOfFile: junit, encoding: .utf8)
@@ -98,12 +98,12 @@ struct AdapterSuiteTests {
     }
 
     @Test("conformance run --client with a broken profile exits 2 with every problem at its line and column")
-    func brokenProfile() throws {
+    func brokenProfile() async throws {
         let scratch = try PackageFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let profile = scratch.appendingPathComponent("broken.yaml")
         try Data("profile: 1\nadapter: { comand: [x] }\ncapabilities: [refresh_on_404]\n".utf8).write(to: profile)
-        let run = try ProcessRun.conformance(["run", "--client", profile.path, "Scenarios/refresh"])
+        let run = try await ProcessRun.conformance(["run", "--client", profile.path, "Scenarios/refresh"])
         #expect(run.status == 2)
         #expect(run.standardError.contains("\(profile.path):2:12: error: unknown key 'comand' in adapter; did you mean 'command'?"))
         #expect(run.standardError.contains("\(profile.path):3:16: error: 'refresh_on_404' is not a valid capability; did you mean 'refresh_on_401'?"))

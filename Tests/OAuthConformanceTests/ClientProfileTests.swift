@@ -102,7 +102,7 @@ struct ClientProfileTests {
         #expect(junit.contains(#"<skipped message="expected failure: known gap">"#))
         #expect(junit.contains("✗ resource request no. 2 carries access_token#2"))
         #expect(!junit.contains("<failure"))
-        let validation = try JUnitReportTests.validate(junit)
+        let validation = try await JUnitReportTests.validate(junit)
         #expect(validation.status == 0, "\(validation.standardError)")
     }
 }

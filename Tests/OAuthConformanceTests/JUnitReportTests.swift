@@ -20,27 +20,27 @@ struct JUnitReportTests {
         return SuiteRun(profile: ReferenceClientFactory().profile, results: results, startedAt: Date(), wallTime: .milliseconds(1234))
     }
 
-    static func validate(_ xml: String) throws -> ProcessRun {
+    static func validate(_ xml: String) async throws -> ProcessRun {
         let directory = try PackageFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let report = directory.appendingPathComponent("junit.xml")
         try ReportFile.write(xml, to: report.path)
-        return try validate(file: report)
+        return try await validate(file: report)
     }
 
-    static func validate(file: URL) throws -> ProcessRun {
+    static func validate(file: URL) async throws -> ProcessRun {
         let xmllint = try #require(ProcessRun.which("xmllint"), "xmllint is missing: scripts/test installs it (Debian libxml2-utils)")
         try #require(
             FileManager.default.fileExists(atPath: PackageFiles.junitSchema.path),
             "the JUnit schema is expected at \(PackageFiles.junitSchema.path) (shared/ beside the checkout)"
         )
-        return try ProcessRun.run(xmllint, ["--noout", "--schema", PackageFiles.junitSchema.path, file.path])
+        return try await ProcessRun.run(xmllint, ["--noout", "--schema", PackageFiles.junitSchema.path, file.path])
     }
 
     @Test("a report with passes, failures, skips and errors validates against junit-10.xsd")
     func validatesAgainstSchema() async throws {
         let xml = JUnitReport().render(try await Self.mixedRun()).text
-        let validation = try Self.validate(xml)
+        let validation = try await Self.validate(xml)
         #expect(validation.status == 0, "\(validation.standardError)")
         #expect(xml.contains(#"<testsuites name="OAuthConformance" tests="6" failures="1" errors="1" time="1.234">"#))
         #expect(xml.contains(#"<testsuite name="retry" tests="3" failures="1" errors="0" skipped="1""#))
@@ -86,7 +86,7 @@ struct JUnitReportTests {
     }
 
     @Test("anything a client prints is made safe for XML 1.0")
-    func escapesHostileText() throws {
+    func escapesHostileText() async throws {
         let hostile = "<b>\"quoted\" & ]]> \u{1B}[31mred\u{1B}[0m \u{0}\u{8}\u{FFFE} end"
         #expect(XMLText.escaped(hostile) == "&lt;b&gt;\"quoted\" &amp; ]]&gt; red  end")
         #expect(XMLText.escaped("a\"b\nc", forAttribute: true) == "a&quot;b&#10;c")
@@ -94,7 +94,7 @@ struct JUnitReportTests {
         let failing = CheckResult(kind: "count", statement: hostile, passed: false, expected: hostile, observed: hostile)
         let result = ScenarioResult(scenario: scenario, verdict: .failed, checks: [failing], transcript: nil, wallTime: .milliseconds(5))
         let run = SuiteRun(profile: ReferenceClientFactory().profile, results: [result], startedAt: Date(), wallTime: .milliseconds(5))
-        let validation = try Self.validate(JUnitReport().render(run).text)
+        let validation = try await Self.validate(JUnitReport().render(run).text)
         #expect(validation.status == 0, "\(validation.standardError)")
     }
 

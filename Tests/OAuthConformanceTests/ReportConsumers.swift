@@ -49,20 +49,20 @@ enum ReportConsumers {
         json.dump(suites, sys.stdout)
         """
 
-    static func junitparser(_ report: URL) throws -> [Suite] {
+    static func junitparser(_ report: URL) async throws -> [Suite] {
         let python = try #require(ProcessRun.which("python3"), "python3 is missing; junitparser needs it")
-        let check = try ProcessRun.run(python, ["-c", "import junitparser"])
+        let check = try await ProcessRun.run(python, ["-c", "import junitparser"])
         try #require(check.status == 0, "junitparser is missing: scripts/test installs it (pip install junitparser)\n\(check.standardError)")
-        let read = try ProcessRun.run(python, ["-c", readerScript, report.path])
+        let read = try await ProcessRun.run(python, ["-c", readerScript, report.path])
         try #require(read.status == 0, "junitparser could not read \(report.path):\n\(read.standardError)")
         return try JSONDecoder().decode([Suite].self, from: Data(read.standardOutput.utf8))
     }
 
     /// Renders the report to HTML with junit2html; returns the page.
-    static func junit2html(_ report: URL) throws -> String {
+    static func junit2html(_ report: URL) async throws -> String {
         let tool = try #require(ProcessRun.which("junit2html"), "junit2html is missing: scripts/test installs it (pip install junit2html)")
         let page = report.deletingPathExtension().appendingPathExtension("html")
-        let rendered = try ProcessRun.run(tool, [report.path, page.path])
+        let rendered = try await ProcessRun.run(tool, [report.path, page.path])
         try #require(rendered.status == 0, "junit2html failed on \(report.path):\n\(rendered.standardOutput)\(rendered.standardError)")
         return try String(contentsOf: page, encoding: .utf8)
     }

@@ -5,16 +5,16 @@ import Testing
 /// The report options of `conformance run` and the `conformance report` command, as CI calls them.
 @Suite("conformance run and report: report files")
 struct ReportsCommandLineTests {
-    func conformance(_ arguments: [String]) throws -> ProcessRun {
-        try ProcessRun.run(PackageFiles.conformanceExecutable, arguments)
+    func conformance(_ arguments: [String]) async throws -> ProcessRun {
+        try await ProcessRun.run(PackageFiles.conformanceExecutable, arguments)
     }
 
     @Test("run --json --markdown: the JSON result and the summary beside the JUnit report, a table by area on the console")
-    func runWritesEveryReport() throws {
+    func runWritesEveryReport() async throws {
         let directory = try PackageFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let files = ["junit.xml", "result.json", "summary.md"].map { directory.appendingPathComponent($0).path }
-        let run = try conformance(["run", "--junit", files[0], "--json", files[1], "--markdown", files[2]])
+        let run = try await conformance(["run", "--junit", files[0], "--json", files[1], "--markdown", files[2]])
         #expect(run.status == 0, "\(run.standardOutput)\(run.standardError)")
         #expect(!run.standardOutput.contains("\u{1B}"), "no colour when the output is not a terminal")
         #expect(run.standardOutput.contains("JSON result: \(files[1])"))
@@ -27,13 +27,13 @@ struct ReportsCommandLineTests {
     }
 
     @Test("--shard i/n: the shards run disjoint parts of the suite; report merges them into one JUnit report and result")
-    func shardsMerge() throws {
+    func shardsMerge() async throws {
         let directory = try PackageFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var shardFiles: [String] = []
         for index in 1...2 {
             let json = directory.appendingPathComponent("shard-\(index).json").path
-            let run = try conformance(["run", "--shard", "\(index)/2", "--json", json, "--junit", directory.appendingPathComponent("shard-\(index).xml").path])
+            let run = try await conformance(["run", "--shard", "\(index)/2", "--json", json, "--junit", directory.appendingPathComponent("shard-\(index).xml").path])
             #expect(run.status == 0, "\(run.standardError)")
             shardFiles.append(json)
         }
@@ -45,25 +45,25 @@ struct ReportsCommandLineTests {
 
         let merged = directory.appendingPathComponent("merged.xml")
         let mergedJSON = directory.appendingPathComponent("merged.json").path
-        let report = try conformance(["report", "--junit", merged.path, "--json", mergedJSON, "--html", directory.appendingPathComponent("m.html").path] + shardFiles)
+        let report = try await conformance(["report", "--junit", merged.path, "--json", mergedJSON, "--html", directory.appendingPathComponent("m.html").path] + shardFiles)
         #expect(report.status == 0, "\(report.standardError)")
         #expect(report.standardOutput.contains("reference 0.1.0: \(ids.count) scenarios, \(ids.count) passed, 0 failed, 0 skipped, 0 errors"))
-        let validation = try JUnitReportTests.validate(file: merged)
+        let validation = try await JUnitReportTests.validate(file: merged)
         #expect(validation.status == 0, "\(validation.standardError)")
         #expect(try String(contentsOf: merged, encoding: .utf8).contains("<testsuites name=\"OAuthConformance\" tests=\"\(ids.count)\" failures=\"0\" errors=\"0\""))
         #expect(try JSONReport.read(file: mergedJSON).scenarios.map(\.id) == ids.sorted())
     }
 
     @Test("report: a matrix of two clients, the defective one failing where the suite catches it")
-    func matrixOfClients() throws {
+    func matrixOfClients() async throws {
         let directory = try PackageFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let reference = directory.appendingPathComponent("reference.json").path
         let defective = directory.appendingPathComponent("defective.json").path
-        _ = try conformance(["run", "--json", reference, "--junit", directory.appendingPathComponent("1.xml").path])
-        _ = try conformance(["run", "--defect", "stale-token-replay", "--json", defective, "--junit", directory.appendingPathComponent("2.xml").path])
+        _ = try await conformance(["run", "--json", reference, "--junit", directory.appendingPathComponent("1.xml").path])
+        _ = try await conformance(["run", "--defect", "stale-token-replay", "--json", defective, "--junit", directory.appendingPathComponent("2.xml").path])
         let page = directory.appendingPathComponent("matrix.html")
-        let report = try conformance(["report", "--html", page.path, "--markdown", directory.appendingPathComponent("s.md").path, reference, defective])
+        let report = try await conformance(["report", "--html", page.path, "--markdown", directory.appendingPathComponent("s.md").path, reference, defective])
         #expect(report.status == 0, "\(report.standardError)")
         let html = try String(contentsOf: page, encoding: .utf8)
         #expect(html.contains("<th class=\"client\">reference 0.1.0</th><th class=\"client\">reference+stale-token-replay 0.1.0</th>"))
@@ -75,7 +75,7 @@ struct ReportsCommandLineTests {
     }
 
     @Test("report refuses results it cannot use: exit 2 and the reason")
-    func reportInputErrors() throws {
+    func reportInputErrors() async throws {
         let directory = try PackageFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         func file(_ name: String, _ result: ConformanceResult) throws -> String {
@@ -96,28 +96,28 @@ struct ReportsCommandLineTests {
             (["--junit", directory.appendingPathComponent("j.xml").path, one, other], "--junit and --json take the results of one client; these are 2"),
             ([], "Missing expected argument"),
         ] {
-            let report = try conformance(["report"] + html + arguments)
+            let report = try await conformance(["report"] + html + arguments)
             #expect(report.status == 2, "\(arguments)")
             #expect(report.standardError.contains(message), "\(report.standardError)")
         }
     }
 
     @Test("a report that cannot be written does not cost the others: exit 2, the rest written")
-    func unwritableReport() throws {
+    func unwritableReport() async throws {
         let directory = try PackageFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let blocker = directory.appendingPathComponent("a-file")
         try "".write(to: blocker, atomically: true, encoding: .utf8)
         let json = directory.appendingPathComponent("result.json").path
-        let run = try conformance(["run", "--junit", blocker.appendingPathComponent("junit.xml").path, "--json", json])
+        let run = try await conformance(["run", "--junit", blocker.appendingPathComponent("junit.xml").path, "--json", json])
         #expect(run.status == 2)
         #expect(run.standardError.contains("conformance: JUnit report not written to \(blocker.path)/junit.xml: "), "\(run.standardError)")
         #expect(try JSONReport.read(file: json).scenarios.count == Fixtures.builtInScenarios().count)
     }
 
     @Test("an invalid --shard is a usage error", arguments: ["0/2", "3/2", "x"])
-    func invalidShard(_ shard: String) throws {
-        let run = try conformance(["run", "--shard", shard])
+    func invalidShard(_ shard: String) async throws {
+        let run = try await conformance(["run", "--shard", shard])
         #expect(run.status == 2)
     }
 }

@@ -17,7 +17,7 @@ struct ReportsConsumerTests {
         let (result, report) = try await Self.mixedReport()
         defer { try? FileManager.default.removeItem(at: report.deletingLastPathComponent()) }
 
-        let suites = try ReportConsumers.junitparser(report)
+        let suites = try await ReportConsumers.junitparser(report)
         #expect(suites.map(\.name) == result.scenariosByArea.map(\.area))
         for (suite, (_, scenarios)) in zip(suites, result.scenariosByArea) {
             let expected = (scenarios.count, scenarios.count { $0.verdict == .failed }, scenarios.count { $0.verdict == .error }, scenarios.count { $0.verdict == .skipped })
@@ -42,7 +42,7 @@ struct ReportsConsumerTests {
     func junit2htmlRenders() async throws {
         let (result, report) = try await Self.mixedReport()
         defer { try? FileManager.default.removeItem(at: report.deletingLastPathComponent()) }
-        let page = try ReportConsumers.junit2html(report)
+        let page = try await ReportConsumers.junit2html(report)
         for scenario in result.scenarios {
             #expect(page.contains(scenario.id), "\(scenario.id) is missing from junit2html's page")
         }

@@ -59,7 +59,7 @@ struct ReportsTortureTests {
         let rendered = junit.render(result, attachmentDirectory: JUnitReport.attachmentDirectory(forReportAt: report.path))
         try ReportFile.write(rendered, to: report.path)
 
-        let validation = try JUnitReportTests.validate(file: report)
+        let validation = try await JUnitReportTests.validate(file: report)
         #expect(validation.status == 0, "\(validation.standardError.prefix(2000))")
 
         let bytes = try Data(contentsOf: report)
@@ -77,7 +77,7 @@ struct ReportsTortureTests {
         let attached = try String(contentsOfFile: attachment.path, encoding: .utf8)
         #expect(attached.contains(HostileClientFactory.flood), "the attachment keeps the whole transcript, as printed")
 
-        let suites = try ReportConsumers.junitparser(report)
+        let suites = try await ReportConsumers.junitparser(report)
         let testcase = try #require(suites.first?.cases.first)
         #expect(testcase.result == "Failure")
         let systemOut = try #require(testcase.systemOut)
@@ -87,7 +87,7 @@ struct ReportsTortureTests {
         #expect((testcase.systemErr?.unicodeScalars.count ?? 0) < junit.outputLimit + 500)
         #expect((testcase.message?.count ?? 0) < junit.messageLimit + 100)
 
-        let page = try ReportConsumers.junit2html(report)
+        let page = try await ReportConsumers.junit2html(report)
         #expect(page.contains("security/hostile-output"))
     }
 

@@ -5,15 +5,15 @@ import Testing
 @Suite("conformance validate, list and explain")
 struct ScenarioCommandsTests {
     @Test("validate: the built-in suite is valid, exit 0")
-    func validateBuiltIn() throws {
-        let run = try ProcessRun.conformance(["validate"])
+    func validateBuiltIn() async throws {
+        let run = try await ProcessRun.conformance(["validate"])
         #expect(run.status == 0, "\(run.standardError)")
         #expect(run.standardOutput.hasSuffix("valid\n"))
         #expect(run.standardError.isEmpty)
     }
 
     @Test("validate: every problem in every file at once, as file:line:column, with did-you-mean and the allowed values; exit 2")
-    func validateBroken() throws {
+    func validateBroken() async throws {
         let directory = try PackageFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let first = directory.appendingPathComponent("first.yaml")
@@ -32,7 +32,7 @@ struct ScenarioCommandsTests {
         let second = directory.appendingPathComponent("second.yaml")
         try "conformance: 1\nid: retry/second\ntitle: t\narea: retry\nlevel: must\nsteps: [{ wait: 1m }]\nexpect: [{ every_step: succeeds }]\n"
             .write(to: second, atomically: true, encoding: .utf8)
-        let run = try ProcessRun.conformance(["validate", first.path, second.path])
+        let run = try await ProcessRun.conformance(["validate", first.path, second.path])
         #expect(run.status == 2)
         let lines = run.standardError.split(separator: "\n").map(String.init)
         #expect(lines == [
@@ -47,18 +47,18 @@ struct ScenarioCommandsTests {
     }
 
     @Test("list: one line per scenario, filtered by area, tag and level")
-    func listText() throws {
-        let all = try ProcessRun.conformance(["list"])
+    func listText() async throws {
+        let all = try await ProcessRun.conformance(["list"])
         #expect(all.status == 0, "\(all.standardError)")
         #expect(all.standardOutput.contains("errors/token-error-surfaced/invalid_grant"))
         let suite = try Fixtures.builtInScenarios()
-        let security = try ProcessRun.conformance(["list", "--area", "security"])
+        let security = try await ProcessRun.conformance(["list", "--area", "security"])
         #expect(Self.ids(security.standardOutput) == suite.filter { $0.area == .security }.map(\.id))
         #expect(Self.ids(security.standardOutput).contains("security/tokens-only-in-authorization-header"))
-        let tagged = try ProcessRun.conformance(["list", "--tag", "single-flight", "--level", "SHOULD"])
+        let tagged = try await ProcessRun.conformance(["list", "--tag", "single-flight", "--level", "SHOULD"])
         #expect(Self.ids(tagged.standardOutput) == suite.filter { $0.tags.contains("single-flight") && $0.level == .should }.map(\.id))
         #expect(Self.ids(tagged.standardOutput).contains("concurrency/one-refresh-for-concurrent-expired-requests"))
-        let none = try ProcessRun.conformance(["list", "--tag", "single-flight", "--level", "MUST"])
+        let none = try await ProcessRun.conformance(["list", "--tag", "single-flight", "--level", "MUST"])
         #expect(none.status == 0 && none.standardOutput.isEmpty)
     }
 
@@ -67,8 +67,8 @@ struct ScenarioCommandsTests {
     }
 
     @Test("list --format json: an array of objects a script can read")
-    func listJSON() throws {
-        let run = try ProcessRun.conformance(["list", "--area", "errors", "--format", "json"])
+    func listJSON() async throws {
+        let run = try await ProcessRun.conformance(["list", "--area", "errors", "--format", "json"])
         #expect(run.status == 0, "\(run.standardError)")
         let listed = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [[String: Any]])
         #expect(listed.map { $0["id"] as? String } == (try Fixtures.builtInScenarios()).filter { $0.area == .errors }.map(\.id))
@@ -80,15 +80,15 @@ struct ScenarioCommandsTests {
     }
 
     @Test("list: an unknown area is a usage error listing the allowed ones, exit 2")
-    func listUnknownArea() throws {
-        let run = try ProcessRun.conformance(["list", "--area", "refrsh"])
+    func listUnknownArea() async throws {
+        let run = try await ProcessRun.conformance(["list", "--area", "refrsh"])
         #expect(run.status == 2)
         #expect(run.standardError.contains("refresh"))
     }
 
     @Test("explain: the provider, the steps, what a conforming client does, the spec and the level")
-    func explain() throws {
-        let run = try ProcessRun.conformance(["explain", "retry/401-on-valid-token-refreshes-once-and-replays"])
+    func explain() async throws {
+        let run = try await ProcessRun.conformance(["explain", "retry/401-on-valid-token-refreshes-once-and-replays"])
         #expect(run.status == 0, "\(run.standardError)")
         let text = run.standardOutput
         #expect(text.contains("Level: SHOULD (strong practice in mature client libraries)."))
@@ -100,8 +100,8 @@ struct ScenarioCommandsTests {
     }
 
     @Test("explain: a matrix scenario names its parameters and the outcome each step must have")
-    func explainMatrix() throws {
-        let run = try ProcessRun.conformance(["explain", "errors/token-error-surfaced/invalid_client"])
+    func explainMatrix() async throws {
+        let run = try await ProcessRun.conformance(["explain", "errors/token-error-surfaced/invalid_client"])
         #expect(run.status == 0, "\(run.standardError)")
         #expect(run.standardOutput.contains("matrix: code=invalid_client"))
         #expect(run.standardOutput.contains("answers with the RFC 6749 §5.2 error invalid_client (HTTP 401)"))
@@ -109,8 +109,8 @@ struct ScenarioCommandsTests {
     }
 
     @Test("explain: an unknown id is an input error that suggests the ids it is part of, exit 2")
-    func explainUnknown() throws {
-        let run = try ProcessRun.conformance(["explain", "errors/token-error-surfaced"])
+    func explainUnknown() async throws {
+        let run = try await ProcessRun.conformance(["explain", "errors/token-error-surfaced"])
         #expect(run.status == 2)
         #expect(run.standardError.contains("no scenario has the id 'errors/token-error-surfaced'; did you mean one of: errors/token-error-surfaced/invalid_request"))
     }

@@ -22,11 +22,11 @@ struct ScenarioSchemaTests {
         """
 
     /// `path: valid` or `path: invalid: …` for each file.
-    static func validate(_ files: [String]) throws -> [String: String] {
+    static func validate(_ files: [String]) async throws -> [String: String] {
         let python = try #require(ProcessRun.which("python3"), "python3 is needed to check the JSON Schema")
-        let probe = try ProcessRun.run(python, ["-c", "import jsonschema, yaml"])
+        let probe = try await ProcessRun.run(python, ["-c", "import jsonschema, yaml"])
         try #require(probe.status == 0, "Python's jsonschema and PyYAML are missing: scripts/test installs them (pip install jsonschema pyyaml)")
-        let run = try ProcessRun.run(python, ["-c", validator, schemaFile.path] + files)
+        let run = try await ProcessRun.run(python, ["-c", validator, schemaFile.path] + files)
         try #require(run.status == 0, "the validator failed: \(run.standardError)")
         var verdicts: [String: String] = [:]
         for line in run.standardOutput.split(separator: "\n") {
@@ -39,10 +39,10 @@ struct ScenarioSchemaTests {
     static var builtInFiles: [String] { PackageFiles.builtInScenarioFiles.map(\.path) }
 
     @Test("every built-in scenario file is valid against the schema (which is itself valid draft 2020-12)")
-    func builtInScenariosAreValid() throws {
+    func builtInScenariosAreValid() async throws {
         let files = Self.builtInFiles
         try #require(files.count >= 6)
-        let verdicts = try Self.validate(files)
+        let verdicts = try await Self.validate(files)
         for file in files {
             #expect(verdicts[file] == "valid", "\(file): \(verdicts[file] ?? "no verdict")")
         }
@@ -76,7 +76,7 @@ struct ScenarioSchemaTests {
     }
 
     @Test("the schema and the decoder both reject broken documents, and both accept the base document")
-    func brokenDocumentsAreRejected() throws {
+    func brokenDocumentsAreRejected() async throws {
         let directory = try PackageFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var files: [(name: String, path: String)] = []
@@ -85,7 +85,7 @@ struct ScenarioSchemaTests {
             try Self.withChange(document.yaml).write(toFile: path, atomically: true, encoding: .utf8)
             files.append((document.name, path))
         }
-        let verdicts = try Self.validate(files.map(\.path))
+        let verdicts = try await Self.validate(files.map(\.path))
         #expect(verdicts[files[0].path] == "valid", "\(verdicts[files[0].path] ?? "")")
         #expect(!ScenarioLoader.load(paths: [files[0].path]).hasErrors)
         for file in files.dropFirst() {

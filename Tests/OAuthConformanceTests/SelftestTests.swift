@@ -62,8 +62,8 @@ struct SelftestTests {
     }
 
     @Test("docs/checks.md is exactly what `conformance list --format markdown` prints for the built-in suite")
-    func checksPageIsGenerated() throws {
-        let run = try ProcessRun.run(PackageFiles.conformanceExecutable, ["list", PackageFiles.scenarios.path, "--format", "markdown"])
+    func checksPageIsGenerated() async throws {
+        let run = try await ProcessRun.run(PackageFiles.conformanceExecutable, ["list", PackageFiles.scenarios.path, "--format", "markdown"])
         #expect(run.status == 0, "\(run.standardError)")
         let page = try String(contentsOf: PackageFiles.root.appendingPathComponent("docs/checks.md"), encoding: .utf8)
         #expect(page == run.standardOutput, "docs/checks.md is stale: run `swift run conformance list --format markdown > docs/checks.md`")
@@ -82,11 +82,11 @@ struct SelftestTests {
     }
 
     @Test("conformance selftest prints the table and exits 1 when a defect is not caught")
-    func selftestCommand() throws {
+    func selftestCommand() async throws {
         let directory = try PackageFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try Self.loginOnly.write(to: directory.appendingPathComponent("login.yaml"), atomically: true, encoding: .utf8)
-        let run = try ProcessRun.run(PackageFiles.conformanceExecutable, ["selftest", directory.path, "--jobs", "8"])
+        let run = try await ProcessRun.run(PackageFiles.conformanceExecutable, ["selftest", directory.path, "--jobs", "8"])
         #expect(run.status == 1, "\(run.standardError)")
         let lines = run.standardOutput.split(separator: "\n")
         #expect(lines.first?.hasPrefix("client ") == true)

@@ -19,7 +19,7 @@ struct ServeCommandTests {
         defer { if process.isRunning { process.terminate() } }
 
         let reader = LineReader(output.fileHandleForReading)
-        let banner = try #require(reader.lines(until: { $0.hasPrefix("Press Ctrl-C") }, within: .seconds(20)))
+        let banner = try #require(await reader.lines(until: { $0.hasPrefix("Press Ctrl-C") }, within: .seconds(20)))
         #expect(banner.contains { $0.contains("client                  conformance-client / conformance-secret") })
         let tokenLine = try #require(banner.first { $0.contains("token endpoint") })
         let tokenURL = try #require(tokenLine.split(separator: " ").last.map(String.init))
@@ -34,7 +34,7 @@ struct ServeCommandTests {
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(String(decoding: body, as: UTF8.self).contains("\"access_token\""))
 
-        let logged = reader.lines(until: { $0.contains("POST /token → 200") }, within: .seconds(10))
+        let logged = await reader.lines(until: { $0.contains("POST /token → 200") }, within: .seconds(10))
         #expect(logged != nil, "the request was not logged")
 
         process.terminate()  // SIGTERM
@@ -55,7 +55,8 @@ final class LineReader: @unchecked Sendable {
     }
 
     /// The lines read until one satisfies `done` (included), or nil when time runs out first.
-    func lines(until done: (String) -> Bool, within limit: Duration) -> [String]? {
+    /// Between reads it sleeps as a task, leaving the cooperative pool to the tests beside it.
+    func lines(until done: (String) -> Bool, within limit: Duration) async -> [String]? {
         let deadline = ContinuousClock.now + limit
         var lines: [String] = []
         while ContinuousClock.now < deadline {
@@ -66,7 +67,10 @@ final class LineReader: @unchecked Sendable {
                 if done(line) { return lines }
             }
             var pollDescriptor = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&pollDescriptor, 1, 100) > 0 else { continue }
+            guard poll(&pollDescriptor, 1, 0) > 0 else {
+                try? await Task.sleep(for: .milliseconds(20))
+                continue
+            }
             let chunk = handle.availableData
             if chunk.isEmpty { return nil }
             buffer.append(chunk)

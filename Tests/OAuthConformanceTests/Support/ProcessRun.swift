@@ -1,13 +1,15 @@
 import Foundation
 
 /// Runs a program to completion, output captured through files so a chatty program cannot
-/// fill a pipe and stall.
+/// fill a pipe and stall. The wait is a suspension, not a blocked thread: the tests run in
+/// parallel on a cooperative pool as wide as the machine has cores (two in CI), and one test
+/// blocking a thread for a minute-long `conformance selftest` would stall half of the others.
 struct ProcessRun {
     var status: Int32
     var standardOutput: String
     var standardError: String
 
-    static func run(_ executable: URL, _ arguments: [String], in directory: URL = PackageFiles.root) throws -> ProcessRun {
+    static func run(_ executable: URL, _ arguments: [String], in directory: URL = PackageFiles.root) async throws -> ProcessRun {
         let scratch = try PackageFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let outputFile = scratch.appendingPathComponent("stdout")
@@ -21,8 +23,10 @@ struct ProcessRun {
         process.standardOutput = try FileHandle(forWritingTo: outputFile)
         process.standardError = try FileHandle(forWritingTo: errorFile)
         process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        try await withCheckedThrowingContinuation { (ended: CheckedContinuation<Void, any Error>) in
+            process.terminationHandler = { _ in ended.resume() }
+            do { try process.run() } catch { ended.resume(throwing: error) }
+        }
         return ProcessRun(
             status: process.terminationStatus,
             standardOutput: String(decoding: try Data(contentsOf: outputFile), as: UTF8.self),
@@ -31,8 +35,8 @@ struct ProcessRun {
     }
 
     /// Runs the `conformance` executable built beside the tests, in the package root.
-    static func conformance(_ arguments: [String]) throws -> ProcessRun {
-        try run(PackageFiles.conformanceExecutable, arguments)
+    static func conformance(_ arguments: [String]) async throws -> ProcessRun {
+        try await run(PackageFiles.conformanceExecutable, arguments)
     }
 
     /// Finds a program on PATH.

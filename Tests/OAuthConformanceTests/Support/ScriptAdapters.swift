@@ -44,7 +44,8 @@ struct ScriptAdapter {
                 sys.stdout.write("this is not the protocol\n")
                 sys.stdout.flush()
             elif op == "login" and first_launch and behaviour == "hangs":
-                helper = subprocess.Popen(["sleep", "300"])
+                # Leaves a mark only if it lives out its sleep, which a killed group never does.
+                helper = subprocess.Popen(["sh", "-c", 'sleep 300; touch "$0/helper-finished"', folder])
                 with open(os.path.join(folder, "pids"), "a") as pids:
                     pids.write(f"{helper.pid}\n")
                 time.sleep(300)
@@ -71,6 +72,11 @@ struct ScriptAdapter {
             fakeTimeLibrary: fakeTime ? AdapterProfileLoader.fakeTimeLibraryCandidates.first { FileManager.default.fileExists(atPath: $0) } : nil,
             capabilities: fakeTime ? [] : [.virtualClock], timeouts: .init(start: .seconds(20), operation: operationTimeout, scenario: .seconds(60))
         )
+    }
+
+    /// Whether the `hangs` adapter's helper lived out its five-minute sleep.
+    var helperFinished: Bool {
+        FileManager.default.fileExists(atPath: folder.appendingPathComponent("helper-finished").path)
     }
 
     /// Every process the script started (adapters and their helpers), by pid.
