@@ -17,7 +17,7 @@ actor AdapterConnection {
     /// `OAUTH_CONFORMANCE_TRACE=FILE` appends every line exchanged to FILE (`>` sent, `<` read),
     /// for whoever writes an adapter.
     private let trace: FileHandle? = ProcessInfo.processInfo.environment["OAUTH_CONFORMANCE_TRACE"].flatMap { path in
-        if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+        if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
         let handle = FileHandle(forWritingAtPath: path)
         _ = try? handle?.seekToEnd()
         return handle
