@@ -40,13 +40,33 @@ final class TokenLedger: Sendable {
         let refresh: IssuedToken?
     }
 
+    /// Where each remembered token of one kind stands among all tokens ever issued, by ordinal.
+    /// The ledger issues `at-N` and `rt-N`, so a lookup reads N off the value and indexes, with
+    /// no hashing of the value and no table as large as the capacity.
+    private struct OrdinalIndex {
+        /// The ordinal of the oldest remembered token of this kind.
+        var firstOrdinal = 1
+        var positions: Deque<Int> = []
+
+        var nextOrdinal: Int { firstOrdinal + positions.count }
+
+        func position(of ordinal: Int) -> Int? {
+            let index = ordinal - firstOrdinal
+            return positions.indices.contains(index) ? positions[index] : nil
+        }
+
+        mutating func forgetOldest() {
+            positions.removeFirst()
+            firstOrdinal += 1
+        }
+    }
+
     private struct State {
         var tokens: Deque<IssuedToken> = []
         /// How many of the oldest tokens were forgotten to stay within capacity.
         var forgotten = 0
-        /// Position among all tokens ever issued, by value: lookups stay constant-time however many were issued.
-        var positions: [String: Int] = [:]
-        var issuedCount: [IssuedToken.Kind: Int] = [:]
+        var access = OrdinalIndex()
+        var refresh = OrdinalIndex()
         var superseded: Set<String> = []
         var revokedFamilies: Set<Int> = []
         var nextFamily = 1
@@ -54,15 +74,33 @@ final class TokenLedger: Sendable {
         var revokedTokens: Set<String> = []
 
         func token(_ value: String) -> IssuedToken? {
-            positions[value].map { tokens[$0 - forgotten] }
+            guard let (kind, ordinal) = TokenLedger.kindAndOrdinal(of: value),
+                  let position = index(of: kind).position(of: ordinal)
+            else { return nil }
+            let token = tokens[position - forgotten]
+            // "at-007" names no token, though its digits read 7.
+            return token.value == value ? token : nil
+        }
+
+        func index(of kind: IssuedToken.Kind) -> OrdinalIndex {
+            kind == .access ? access : refresh
+        }
+
+        /// In place: a copy of the index would make every append copy its positions.
+        mutating func updateIndex(of kind: IssuedToken.Kind, _ update: (inout OrdinalIndex) -> Void) {
+            switch kind {
+            case .access: update(&access)
+            case .refresh: update(&refresh)
+            }
         }
 
         mutating func remember(_ token: IssuedToken, capacity: Int) {
-            positions[token.value] = forgotten + tokens.count
+            let position = forgotten + tokens.count
+            updateIndex(of: token.kind) { $0.positions.append(position) }
             tokens.append(token)
             guard tokens.count > capacity, let oldest = tokens.popFirst() else { return }
             forgotten += 1
-            positions[oldest.value] = nil
+            updateIndex(of: oldest.kind) { $0.forgetOldest() }
             // Both are usually empty; removing from an empty set still hashes the value.
             if !superseded.isEmpty { superseded.remove(oldest.value) }
             if !revokedTokens.isEmpty { revokedTokens.remove(oldest.value) }
@@ -74,7 +112,7 @@ final class TokenLedger: Sendable {
                   !token.isExpired(at: now), !revokedFamilies.contains(token.family), !revokedTokens.contains(value),
                   !revokeAllAt.contains(where: { token.issuedAt < $0 && now >= $0 })
             else { return nil }
-            return token
+            return token.value == value ? token : nil
         }
     }
 
@@ -155,14 +193,38 @@ final class TokenLedger: Sendable {
     private func mint(
         _ kind: IssuedToken.Kind, subject: String, family: Int, at now: Duration, lifetime: Duration?, in state: inout State
     ) -> IssuedToken {
-        let ordinal = state.issuedCount[kind, default: 0] + 1
-        state.issuedCount[kind] = ordinal
-        let prefix = kind == .access ? "at" : "rt"
+        let ordinal = state.index(of: kind).nextOrdinal
         let token = IssuedToken(
-            kind: kind, value: "\(prefix)-\(ordinal)", ordinal: ordinal,
+            kind: kind, value: "\(Self.prefix(of: kind))\(ordinal)", ordinal: ordinal,
             issuedAt: now, expiresAt: lifetime.map { now + $0 }, subject: subject, family: family
         )
         state.remember(token, capacity: capacity)
         return token
+    }
+
+    private static func prefix(of kind: IssuedToken.Kind) -> String {
+        kind == .access ? "at-" : "rt-"
+    }
+
+    /// `at-12` → (access, 12); `nil` for anything this ledger cannot have issued.
+    static func kindAndOrdinal(of value: String) -> (IssuedToken.Kind, Int)? {
+        var bytes = value.utf8[...]
+        let kind: IssuedToken.Kind
+        if bytes.starts(with: prefix(of: .access).utf8) {
+            kind = .access
+        } else if bytes.starts(with: prefix(of: .refresh).utf8) {
+            kind = .refresh
+        } else {
+            return nil
+        }
+        bytes = bytes.dropFirst(3)
+        // Eighteen digits cannot overflow an Int; no ledger issues that many tokens.
+        guard (1...18).contains(bytes.count) else { return nil }
+        var ordinal = 0
+        for byte in bytes {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            ordinal = ordinal * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return (kind, ordinal)
     }
 }

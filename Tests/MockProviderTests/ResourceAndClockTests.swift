@@ -102,4 +102,25 @@ struct BoundedLedgerTests {
             #expect(refresh.json?["error"] == .string("invalid_grant"))
         }
     }
+
+    @Test("tokens of both kinds, issued interleaved, are found after the oldest are forgotten; look-alikes never are")
+    func interleavedKindsAndLookAlikes() async throws {
+        try await RunningProvider.withProvider(MockProvider(tokenCapacity: 3)) { provider throws in
+            let client = provider.settings.client
+            _ = try await provider.passwordGrant()  // at-1, rt-1
+            _ = try await provider.token([("grant_type", "client_credentials")], basic: client)  // at-2
+            _ = try await provider.passwordGrant()  // at-3, rt-2
+            #expect(provider.provider.issuedTokens.map(\.value) == ["at-2", "at-3", "rt-2"])
+            #expect(try await provider.resource(bearer: "at-1").status == 401)
+            #expect(try await provider.resource(bearer: "at-2").status == 200)
+            #expect(try await provider.resource(bearer: "at-3").status == 200)
+            for lookAlike in ["at-02", "at-2x", "at-", "at--2", "at-+2", "AT-2", "xt-2", "rt-2", "at-99999999999999999999"] {
+                #expect(try await provider.resource(bearer: lookAlike).status == 401, "\(lookAlike)")
+            }
+            let forgotten = try await provider.token([("grant_type", "refresh_token"), ("refresh_token", "rt-1")], basic: client)
+            #expect(forgotten.json?["error"] == .string("invalid_grant"))
+            let remembered = try await provider.token([("grant_type", "refresh_token"), ("refresh_token", "rt-2")], basic: client)
+            #expect(remembered.status == 200)
+        }
+    }
 }
