@@ -35,6 +35,27 @@ public enum JSONValue: Sendable, Hashable {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// `.object(members).serialized()` for members listed in sorted key order, without building
+    /// and sorting a dictionary first: the token and resource answers, written on every request.
+    static func serializedObject(sortedMembers members: [(key: String, value: JSONValue)]) -> String {
+        assert(zip(members, members.dropFirst()).allSatisfy { $0.key < $1.key }, "members out of order")
+        var text: [UInt8] = [UInt8(ascii: "{")]
+        text.reserveCapacity(160)
+        for (index, (key, value)) in members.enumerated() {
+            if index > 0 { text.append(UInt8(ascii: ",")) }
+            guard needsNoEscaping(key) else { return dictionaryOf(members).serialized() }
+            quote(key, into: &text)
+            text.append(UInt8(ascii: ":"))
+            guard value.writePlainly(into: &text) else { return dictionaryOf(members).serialized() }
+        }
+        text.append(UInt8(ascii: "}"))
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    private static func dictionaryOf(_ members: [(key: String, value: JSONValue)]) -> JSONValue {
+        .object(Dictionary(members) { _, last in last })
+    }
+
     /// Writes the text JSONEncoder would, without it, when that text is beyond doubt: strings
     /// and keys of printable ASCII that need no escaping (so keys sort as their bytes do), and
     /// no `.number` (how a Double prints is JSONEncoder's business). Token and resource

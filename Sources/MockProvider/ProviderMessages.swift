@@ -133,6 +133,11 @@ public struct ProviderResponse: Sendable, Equatable {
         )
     }
 
+    /// `json(status, .object(members))` for members listed in sorted key order.
+    static func json(_ status: Int, sortedMembers members: [(key: String, value: JSONValue)]) -> ProviderResponse {
+        ProviderResponse(status: status, headers: jsonHeaders, body: JSONValue.serializedObject(sortedMembers: members))
+    }
+
     static func oauthError(_ error: ScriptedOAuthError, extraHeaders: [HeaderField] = []) -> ProviderResponse {
         var members: [String: JSONValue] = ["error": .string(error.code)]
         if let description = error.description { members["error_description"] = .string(description) }

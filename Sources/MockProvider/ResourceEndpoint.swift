@@ -13,6 +13,6 @@ struct ResourceEndpoint: Sendable {
                 headers: [HeaderField("WWW-Authenticate", "Bearer realm=\"mock-provider\", error=\"invalid_token\"")]
             )
         }
-        return .json(200, .object(["subject": .string(token.subject), "path": .string(request.path)]))
+        return .json(200, sortedMembers: [("path", .string(request.path)), ("subject", .string(token.subject))])
     }
 }

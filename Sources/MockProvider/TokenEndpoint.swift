@@ -83,14 +83,12 @@ struct TokenEndpoint: Sendable {
     }
 
     private func success(_ grant: TokenLedger.Grant) -> ProviderResponse {
-        var members: [String: JSONValue] = [
-            "access_token": .string(grant.access.value),
-            "token_type": .string("Bearer"),
-        ]
+        var members: [(key: String, value: JSONValue)] = [("access_token", .string(grant.access.value))]
         if let expiresAt = grant.access.expiresAt {
-            members["expires_in"] = .integer(Int((expiresAt - grant.access.issuedAt).seconds.rounded()))
+            members.append(("expires_in", .integer(Int((expiresAt - grant.access.issuedAt).seconds.rounded()))))
         }
-        if let refresh = grant.refresh { members["refresh_token"] = .string(refresh.value) }
-        return .json(200, .object(members))
+        if let refresh = grant.refresh { members.append(("refresh_token", .string(refresh.value))) }
+        members.append(("token_type", .string("Bearer")))
+        return .json(200, sortedMembers: members)
     }
 }

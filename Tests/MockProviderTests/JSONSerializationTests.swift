@@ -1,5 +1,5 @@
 import Foundation
-import MockProvider
+@testable import MockProvider
 import Testing
 
 /// `JSONValue.serialized()` writes plain documents itself and leaves the rest to JSONEncoder;
@@ -19,5 +19,12 @@ struct JSONSerializationTests {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         #expect(document.serialized() == String(decoding: try encoder.encode(document), as: UTF8.self))
+    }
+
+    @Test("members in sorted order serialize as the object they make, escaping and all", arguments: documents)
+    func sortedMembersAsTheObject(_ document: JSONValue) throws {
+        guard case .object(let members) = document else { return }
+        let sorted = members.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
+        #expect(JSONValue.serializedObject(sortedMembers: sorted) == document.serialized())
     }
 }
