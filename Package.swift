@@ -72,6 +72,8 @@ let package = Package(
             ],
             path: "Benchmarks/NIOFloor"
         ),
+        // The provider's own cost per request, in process, without the network stack.
+        .executableTarget(name: "handle-loop", dependencies: ["MockProvider"], path: "Benchmarks/HandleLoop"),
         .testTarget(
             name: "MockProviderTests",
             dependencies: [
