@@ -66,6 +66,7 @@ let package = Package(
         .executableTarget(
             name: "nio-floor",
             dependencies: [
+                "MockProvider",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,10 +1,12 @@
 // The floor under the provider's figures in Benchmarks/provider-vs-nginx.sh: SwiftNIO with the
 // provider's own pipeline (idle timeout, NIO's HTTP/1.1 request decoder, one buffer written per
-// answer) answering every request with fixed bytes, and doing nothing else. What it reaches is
-// what any NIO-based provider could reach on the machine; the provider's distance from it is
-// the cost of its own work (routing, client authentication, the ledger, the journal, the log).
+// answer and flushed at the end of the loop's iteration by the provider's `EndOfTickFlusher`)
+// answering every request with fixed bytes, and doing nothing else. What it reaches is what any
+// NIO-based provider could reach on the machine; the provider's distance from it is the cost of
+// its own work (routing, client authentication, the ledger, the journal, the log).
 //
 //   nio-floor PORT BODY     (binds 127.0.0.1; answers every request 200 with BODY as JSON)
+import MockProvider
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -25,7 +27,8 @@ final class FixedAnswerHandler: ChannelInboundHandler, Sendable {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .end = unwrapInboundIn(data) else { return }
-        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: answer)), promise: nil)
+        context.write(wrapOutboundOut(context.channel.allocator.buffer(string: answer)), promise: nil)
+        EndOfTickFlusher.current.flushAtEndOfTick(context)
     }
 }
 

@@ -7,6 +7,9 @@ import NIOPosix
 /// provider, and delivers the reply the way the provider asks: at once, late, dribbled, never, or
 /// not as HTTP at all. Replies are framed by `HTTPResponseWriter` and written as plain bytes.
 ///
+/// An answer on a kept-alive connection is flushed at the end of the event loop's iteration,
+/// together with the answers to the other connections that were ready (`EndOfTickFlusher`).
+///
 /// Pipelined requests are answered one at a time, in order: a request that arrives while an
 /// answer is still on its way waits, and the connection reads no further until that answer is
 /// out. Malformed HTTP gets 400, a body beyond `maximumBodySize` gets 413, and a client that stops
@@ -44,6 +47,8 @@ final class HTTPExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var readDeferred = false
     /// `answered` is working through `waiting`; an answer finishing inside it only ends its turn.
     private var drainingWaiting = false
+    /// Kept-alive answers are flushed with the others written in the same loop iteration.
+    private lazy var flusher = EndOfTickFlusher.current
 
     init(
         maximumBodySize: Int, requestsReceived: @escaping @Sendable () -> Int = { .max },
@@ -201,7 +206,8 @@ final class HTTPExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         // No promise: nothing waits for this write, and one per response is an allocation per request.
-        context.writeAndFlush(wrapOutboundOut(bytes), promise: nil)
+        context.write(wrapOutboundOut(bytes), promise: nil)
+        flusher.flushAtEndOfTick(context)
         answered(context: context)
     }
 

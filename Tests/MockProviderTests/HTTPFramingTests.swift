@@ -32,6 +32,23 @@ struct HTTPFramingTests {
         }
     }
 
+    @Test("answers to requests on many kept-alive connections at once all arrive, and the connections stay open")
+    func keptAliveAnswersAllArrive() async throws {
+        try await RunningProvider.with { provider throws in
+            let port = try #require(provider.server.port)
+            let connections = try (0..<12).map { _ in try RawConnection(port: port) }
+            defer { for connection in connections { connection.closeConnection() } }
+            // Every request is sent before any answer is read, so the provider meets several in
+            // one pass of its event loops and flushes their answers together.
+            for round in 1...2 {
+                for connection in connections { connection.send("GET /nowhere?round=\(round) HTTP/1.1\r\nHost: x\r\n\r\n") }
+                let answers = connections.map { $0.receiveAnswer() }
+                #expect(answers.allSatisfy { $0.hasPrefix("HTTP/1.1 404") && $0.hasSuffix("not found\n") }, "round \(round): \(answers)")
+            }
+            #expect(provider.provider.journal.entries.count == 24)
+        }
+    }
+
     @Test("a body that arrives in several pieces is read whole")
     func bodyInPieces() async throws {
         try await RunningProvider.with { provider throws in

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -56,6 +58,28 @@ struct RawConnection {
             received += buffer[0..<count]
         }
         return (String(decoding: received, as: UTF8.self), false)
+    }
+
+    /// One answer framed by Content-Length, leaving the connection open; what arrived so far
+    /// when the server closes or stays silent for 10 s.
+    func receiveAnswer() -> String {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !Self.holdsCompleteAnswer(received) {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            received += buffer[0..<count]
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    private static func holdsCompleteAnswer(_ bytes: [UInt8]) -> Bool {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let headEnd = text.range(of: "\r\n\r\n") else { return false }
+        let length = text[..<headEnd.lowerBound].split(separator: "\r\n")
+            .first { $0.lowercased().hasPrefix("content-length:") }
+            .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+        return text[headEnd.upperBound...].utf8.count >= length
     }
 
     func closeConnection() { close(descriptor) }
