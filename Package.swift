@@ -82,6 +82,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(

@@ -62,8 +62,23 @@ public final class MockProvider: Sendable {
                 endpoint: endpoint, grant: grant, appliedRule: decision?.ruleIndex, delivery: delivery
             )
         }
-        logger?.info("\(request.method) \(request.target) → \(response.status)\(delivery == .immediate ? "" : " (\(delivery.label))")\(decision.map { " [rule \($0.ruleIndex + 1)]" } ?? "")", source: "MockProvider")
+        logger?.info(Self.logMessage(request, response.status, delivery, rule: decision?.ruleIndex), source: "MockProvider")
         return ProviderReply(response, delivery: jitter.resolve(delivery))
+    }
+
+    /// `POST /token → 503 (delayed 2.0 seconds) [rule 1]`, built in one string of the right size: the
+    /// line is written for every request `serve` receives.
+    private static func logMessage(_ request: ProviderRequest, _ status: Int, _ delivery: Delivery, rule: Int?) -> Logger.Message {
+        var line = ""
+        line.reserveCapacity(request.method.utf8.count + request.target.utf8.count + 16)
+        line += request.method
+        line += " "
+        line += request.target
+        line += " → "
+        line += String(status)
+        if delivery != .immediate { line += " (\(delivery.label))" }
+        if let rule { line += " [rule \(rule + 1)]" }
+        return Logger.Message(stringLiteral: line)
     }
 
     private func answer(_ request: ProviderRequest, endpoint: Endpoint?, action: RuleAction?, at now: Duration) -> ProviderResponse {

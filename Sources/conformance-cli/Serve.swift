@@ -110,9 +110,11 @@ final class BufferedStandardOutput: Sendable {
     private static let capacity = 64 * 1024
     private let state = Mutex(State())
 
-    /// Appends `timestamp + rest`. The timestamp is formatted once a second: `localtime`, as
-    /// StreamLogHandler calls it for every line, stats the time zone file each time.
-    func appendLine(afterTimestamp rest: String) {
+    /// Appends the timestamp, then what `writeRest` appends, straight into the pending bytes (a
+    /// line per request is not worth a string of its own). The timestamp is formatted once a
+    /// second: `localtime`, as StreamLogHandler calls it for every line, stats the time zone file
+    /// each time.
+    func appendLine(afterTimestamp writeRest: (inout [UInt8]) -> Void) {
         state.withLock { state in
             let now = time(nil)
             if now != state.timestampSecond {
@@ -120,7 +122,7 @@ final class BufferedStandardOutput: Sendable {
                 state.timestamp = Self.localTimestamp(now)
             }
             state.pending.append(contentsOf: state.timestamp.utf8)
-            state.pending.append(contentsOf: rest.utf8)
+            writeRest(&state.pending)
             if state.pending.count >= Self.capacity { Self.write(&state.pending) }
         }
     }
@@ -169,6 +171,18 @@ struct BufferedLogHandler: LogHandler {
     func log(event: LogEvent) {
         let merged = event.metadata.map { metadata.merging($0) { _, explicit in explicit } } ?? metadata
         let pretty = merged.isEmpty ? "" : merged.sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined()
-        output.appendLine(afterTimestamp: " \(event.level) \(label):\(pretty) [\(event.source)] \(event.message)\n")
+        output.appendLine { line in
+            line.append(UInt8(ascii: " "))
+            line.append(contentsOf: event.level.rawValue.utf8)
+            line.append(UInt8(ascii: " "))
+            line.append(contentsOf: label.utf8)
+            line.append(UInt8(ascii: ":"))
+            line.append(contentsOf: pretty.utf8)
+            line.append(contentsOf: " [".utf8)
+            line.append(contentsOf: event.source.utf8)
+            line.append(contentsOf: "] ".utf8)
+            line.append(contentsOf: event.message.description.utf8)
+            line.append(UInt8(ascii: "\n"))
+        }
     }
 }

@@ -35,7 +35,9 @@ struct ServeCommandTests {
         #expect(String(decoding: body, as: UTF8.self).contains("\"access_token\""))
 
         let logged = await reader.lines(until: { $0.contains("POST /token → 200") }, within: .seconds(10))
-        #expect(logged != nil, "the request was not logged")
+        let line = try #require(logged?.last, "the request was not logged")
+        // StreamLogHandler's format: local time with its offset, level, label, source, message.
+        #expect(line.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4} info mock-provider: \[MockProvider\] POST \/token → 200/) != nil, "\(line)")
 
         process.terminate()  // SIGTERM
         let deadline = ContinuousClock.now + .seconds(10)
