@@ -83,7 +83,9 @@ struct TokenEndpoint: Sendable {
     }
 
     private func success(_ grant: TokenLedger.Grant) -> ProviderResponse {
-        var members: [(key: String, value: JSONValue)] = [("access_token", .string(grant.access.value))]
+        var members: [(key: String, value: JSONValue)] = []
+        members.reserveCapacity(4)
+        members.append(("access_token", .string(grant.access.value)))
         if let expiresAt = grant.access.expiresAt {
             members.append(("expires_in", .integer(Int((expiresAt - grant.access.issuedAt).seconds.rounded()))))
         }
