@@ -12,6 +12,10 @@
 #
 #   Benchmarks/provider-vs-nginx.sh [seconds-per-run] [connections] [rounds]
 #
+# With BASELINE=path/to/conformance (an earlier release build, copied aside), that binary's
+# provider is measured too in every round, beside this one: a change's before and after side by
+# side in one run, each against the same nginx.
+#
 # Each round measures nginx, the NIO floor, the token endpoint and the resource, one after the other;
 # the summary gives the median over the rounds of each figure and of each round's ratio, so a
 # burst of other work on the machine moves one round, not the result.
@@ -43,9 +47,10 @@ rm -f "$build_log"
 conformance=".build-release/release/conformance"
 
 work=$(mktemp -d)
-provider_pid="" nginx_pid="" floor_pid=""
+provider_pid="" baseline_pid="" nginx_pid="" floor_pid=""
 cleanup() {
   [ -n "$provider_pid" ] && kill "$provider_pid" 2>/dev/null || true
+  [ -n "$baseline_pid" ] && kill "$baseline_pid" 2>/dev/null || true
   [ -n "$floor_pid" ] && kill "$floor_pid" 2>/dev/null || true
   [ -n "$nginx_pid" ] && kill "$nginx_pid" 2>/dev/null || true
   rm -rf "$work"
@@ -54,18 +59,27 @@ trap cleanup EXIT
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
 
-# The provider, its log to a file (it logs every request, buffered).
-provider_port=$(free_port)
-"$conformance" serve --port "$provider_port" --journal-capacity 10000 >"$work/provider.log" 2>&1 &
-provider_pid=$!
-for _ in $(seq 50); do curl -sf "http://127.0.0.1:$provider_port/.well-known/oauth-authorization-server" >/dev/null && break; sleep 0.1; done
+# A provider from the given binary, its log to a file (it logs every request, buffered); sets
+# served_port and served_pid.
+serve() {
+  served_port=$(free_port)
+  "$1" serve --port "$served_port" --journal-capacity 10000 >"$work/$2.log" 2>&1 &
+  served_pid=$!
+  for _ in $(seq 50); do curl -sf "http://127.0.0.1:$served_port/.well-known/oauth-authorization-server" >/dev/null && break; sleep 0.1; done
+}
+serve "$conformance" provider
+provider_port=$served_port provider_pid=$served_pid
+if [ -n "${BASELINE:-}" ]; then
+  serve "$BASELINE" baseline
+  baseline_port=$served_port baseline_pid=$served_pid
+fi
 
 basic=$(printf 'conformance-client:conformance-secret' | base64)
 token_json=$(curl -sf -u conformance-client:conformance-secret -d grant_type=client_credentials "http://127.0.0.1:$provider_port/token")
 # A token issued just before each resource run: the token runs issue more tokens than the
 # provider's ledger keeps, and a forgotten token would be refused (and counted as non-2xx).
 fresh_access_token() {
-  curl -sf -u conformance-client:conformance-secret -d grant_type=client_credentials "http://127.0.0.1:$provider_port/token" \
+  curl -sf -u conformance-client:conformance-secret -d grant_type=client_credentials "http://127.0.0.1:$1/token" \
     | python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])'
 }
 
@@ -141,22 +155,30 @@ for round in $(seq "$rounds"); do
   echo "  nginx    $(measure "$nginx_workers" -s "$work/token.lua" "http://127.0.0.1:$nginx_port/token" | tee -a "$results.nginx")"
   echo "  floor    $(measure "$floor_pid" -s "$work/token.lua" "http://127.0.0.1:$floor_port/token" | tee -a "$results.floor")"
   echo "  token    $(measure "$provider_pid" -s "$work/token.lua" "http://127.0.0.1:$provider_port/token" | tee -a "$results.token")"
-  access_token=$(fresh_access_token)
-  echo "  resource $(measure "$provider_pid" -H "Authorization: Bearer $access_token" "http://127.0.0.1:$provider_port/resource" | tee -a "$results.resource")"
+  echo "  resource $(measure "$provider_pid" -H "Authorization: Bearer $(fresh_access_token "$provider_port")" "http://127.0.0.1:$provider_port/resource" | tee -a "$results.resource")"
+  if [ -n "$baseline_pid" ]; then
+    echo "  baseline token    $(measure "$baseline_pid" -s "$work/token.lua" "http://127.0.0.1:$baseline_port/token" | tee -a "$results.baseline-token")"
+    echo "  baseline resource $(measure "$baseline_pid" -H "Authorization: Bearer $(fresh_access_token "$baseline_port")" "http://127.0.0.1:$baseline_port/resource" | tee -a "$results.baseline-resource")"
+  fi
 done
 
 # The medians: each column of "requests/s p99-ms non-2xx µs/request", and each round's rate ratio.
 python3 - "$results" <<'PY'
-import statistics, sys
+import os, statistics, sys
 base = sys.argv[1]
-names = ("nginx", "floor", "token", "resource")
+labels = {
+    "nginx": "nginx, static token JSON", "floor": "NIO floor, same JSON",
+    "token": "provider, POST /token", "resource": "provider, GET /resource",
+    "baseline-token": "baseline, POST /token", "baseline-resource": "baseline, GET /resource",
+}
+names = [name for name in labels if os.path.exists(f"{base}.{name}")]
 rows = {name: [list(map(float, line.split())) for line in open(f"{base}.{name}")] for name in names}
 def median(name, column): return statistics.median(row[column] for row in rows[name])
 def ratio(name): return statistics.median(row[0] / n[0] for row, n in zip(rows[name], rows["nginx"]))
 print()
 print(f"{'median of ' + str(len(rows['nginx'])) + ' rounds':34} {'requests/s':>12} {'p99 ms':>10} {'non-2xx':>8} {'vs nginx':>14} {'server µs/request':>18}")
-labels = ("nginx, static token JSON", "NIO floor, same JSON", "provider, POST /token", "provider, GET /resource")
-for name, label in zip(names, labels):
+for name in names:
+    label = labels[name]
     share = 1.0 if name == "nginx" else ratio(name)
     errors = sum(int(row[2]) for row in rows[name])
     print(f"{label:34} {median(name, 0):12.0f} {median(name, 1):10.2f} {errors:8d} {share:14.2f} {median(name, 3):18.1f}")
