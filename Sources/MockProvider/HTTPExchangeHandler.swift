@@ -36,6 +36,8 @@ final class HTTPExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private let maximumBodySize: Int
+    /// Which of the server's listeners accepted the connection; every request records it.
+    private let listener: Listener
     private let respond: @Sendable (ProviderRequest) -> ProviderReply
     /// How many requests the provider has received so far, for answers held until a later one.
     private let requestsReceived: @Sendable () -> Int
@@ -51,10 +53,11 @@ final class HTTPExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private lazy var flusher = EndOfTickFlusher.current
 
     init(
-        maximumBodySize: Int, requestsReceived: @escaping @Sendable () -> Int = { .max },
+        maximumBodySize: Int, listener: Listener, requestsReceived: @escaping @Sendable () -> Int = { .max },
         respond: @escaping @Sendable (ProviderRequest) -> ProviderReply
     ) {
         self.maximumBodySize = maximumBodySize
+        self.listener = listener
         self.requestsReceived = requestsReceived
         self.respond = respond
     }
@@ -84,7 +87,8 @@ final class HTTPExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
                     method: head.method.rawValue,
                     target: head.uri,
                     headers: head.headers.map { HeaderField($0.name, $0.value) },
-                    body: body.map { String(buffer: $0) } ?? ""
+                    body: body.map { String(buffer: $0) } ?? "",
+                    listener: listener
                 ),
                 version: head.version, keepAlive: head.isKeepAlive, isHead: head.method == .HEAD
             )

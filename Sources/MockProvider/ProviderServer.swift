@@ -118,12 +118,9 @@ public final class ProviderServer: Sendable {
                     // NIO's request decoder (llhttp) parses; the exchange handler frames answers itself.
                     try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes)))
                     try pipeline.addHandler(HTTPExchangeHandler(
-                        maximumBodySize: options.maximumBodySize, requestsReceived: { provider.journal.lastSequence }
-                    ) { request in
-                        var request = request
-                        request.listener = role
-                        return provider.handle(request)
-                    })
+                        maximumBodySize: options.maximumBodySize, listener: role, requestsReceived: { provider.journal.lastSequence },
+                        respond: provider.handle
+                    ))
                 }
             }
             .bind(host: host, port: port)
