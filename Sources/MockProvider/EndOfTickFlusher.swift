@@ -8,8 +8,8 @@ import NIOPosix
 /// soon as it is written wakes such a client for one answer at a time, and every wake-up costs
 /// both sides a context switch; flushing the answers of one loop iteration together lets it wake
 /// once and find several. Measured with `Benchmarks/provider-vs-nginx.sh` on two cores, context
-/// switches per request fell from about 0.58 to 0.33 and the token endpoint's rate rose by a
-/// quarter. An answer waits no longer than the rest of that iteration, and no extra system call
+/// switches per request fell from about 0.58 to 0.33 and the token endpoint's rate rose by about a
+/// fifth. An answer waits no longer than the rest of that iteration, and no extra system call
 /// is made: the flush runs as an immediate task, which the loop runs before it next waits.
 ///
 /// One flusher per event-loop thread, used only on that thread. `package`: the NIO floor of
