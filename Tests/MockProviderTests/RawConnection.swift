@@ -47,11 +47,12 @@ struct RawConnection {
         receive().text
     }
 
-    /// What the server sent, and whether the connection ended in a reset rather than a close.
-    func receive() -> (text: String, reset: Bool) {
+    /// What the server sent, and whether the connection ended in a reset rather than a close;
+    /// reading stops early once `done` holds for what arrived.
+    func receive(until done: ([UInt8]) -> Bool = { _ in false }) -> (text: String, reset: Bool) {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
+        while !done(received) {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 { return (String(decoding: received, as: UTF8.self), errno == ECONNRESET) }
             guard count > 0 else { break }
@@ -63,14 +64,7 @@ struct RawConnection {
     /// One answer framed by Content-Length, leaving the connection open; what arrived so far
     /// when the server closes or stays silent for 10 s.
     func receiveAnswer() -> String {
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while !Self.holdsCompleteAnswer(received) {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            guard count > 0 else { break }
-            received += buffer[0..<count]
-        }
-        return String(decoding: received, as: UTF8.self)
+        receive(until: Self.holdsCompleteAnswer).text
     }
 
     private static func holdsCompleteAnswer(_ bytes: [UInt8]) -> Bool {
