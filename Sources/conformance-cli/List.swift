@@ -70,6 +70,3 @@ struct ListScenarios: ParsableCommand {
         }
     }
 }
-
-extension Area: ExpressibleByArgument {}
-extension Level: ExpressibleByArgument {}

@@ -9,7 +9,8 @@ import OAuthConformance
 struct Run: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run scenarios against a client (the bundled reference client unless --client names a profile) and write a JUnit report.",
-        discussion: "Exit status: 0 every scenario passed, 1 one failed or errored, 2 bad input or a report not written, 130/143 interrupted by SIGINT/SIGTERM."
+        discussion: "Exit status: 0 every scenario passed (or failed only below --fail-on), 1 one failed or errored, "
+            + "2 bad input or a report not written, 130/143 interrupted by SIGINT/SIGTERM."
     )
 
     @Argument(help: "Scenario files or directories, searched for .yaml and .yml files.")
@@ -34,6 +35,13 @@ struct Run: AsyncParsableCommand {
 
     @Option(help: "How many scenarios run at once; results are reported in scenario order.")
     var jobs = 1
+
+    @Option(help: ArgumentHelp(
+        "The least strict level whose failed checks fail the run: must (only MUST checks), should (MUST and SHOULD) or policy (every check, the default). "
+            + "A scenario failing only below it is reported as a tolerated failure (WARN), with what failed, in every report.",
+        valueName: "level"
+    ))
+    var failOn: Level = .policy
 
     @Option(help: ArgumentHelp(
         "Run the reference client with one deliberate bug, to see how a failure reads.",
@@ -62,7 +70,7 @@ struct Run: AsyncParsableCommand {
     private func clientUnderTest() throws -> (factory: any ClientFactory, runner: ScenarioRunner, adapter: AdapterClientFactory?) {
         guard let client else {
             let factory = DefectiveClient.catalogue.first { $0.name == defect }?.factory ?? ReferenceClientFactory()
-            return (factory, ScenarioRunner(), nil)
+            return (factory, ScenarioRunner(failOn: failOn), nil)
         }
         let loaded = AdapterProfileLoader.load(path: client)
         loaded.diagnostics.forEach { Console.error($0.description) }
@@ -71,7 +79,9 @@ struct Run: AsyncParsableCommand {
             throw ExitCode.inputError
         }
         let adapter = AdapterClientFactory(profile: profile)
-        return (adapter, profile.scenarioRunner, adapter)
+        var runner = profile.scenarioRunner
+        runner.failOn = failOn
+        return (adapter, runner, adapter)
     }
 
     func run() async throws {
@@ -109,11 +119,5 @@ struct Run: AsyncParsableCommand {
         if let signal = signals.received { throw ExitCode(128 + signal) }
         if !written { throw ExitCode.inputError }
         if !run.conforms { throw ExitCode.nonConforming }
-    }
-}
-
-extension Shard: ExpressibleByArgument {
-    public init?(argument: String) {
-        self.init(argument)
     }
 }

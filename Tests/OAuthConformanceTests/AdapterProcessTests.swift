@@ -25,6 +25,23 @@ struct AdapterProcessTests {
         return ""
     }
 
+    @Test("an adapter that answers end badly: the scenario is an error naming end, and the next scenario runs on a new process", arguments: [
+        (ScriptAdapter.Behaviour.endCrashes, "the adapter closed its stdout without answering end: it exited with status 4"),
+        (.endGarbage, "the adapter wrote something that is not a JSON object to stdout: \"goodbye\""),
+        (.endHangs, "the adapter did not answer end within 2s"),
+        (.endRefuses, "the adapter refused end: cannot close the session"),
+        (.endWrongID, "the adapter answered id"),
+    ])
+    func badEnd(_ behaviour: ScriptAdapter.Behaviour, cause: String) async throws {
+        let (results, script) = try await runTwo(behaviour, operationTimeout: .seconds(2))
+        defer { script.remove() }
+        let problem = problem(results[0])
+        #expect(problem.hasPrefix("ending the scenario (end): "), "\(problem)")
+        #expect(problem.contains(cause), "\(problem)")
+        #expect(results[1].verdict == .passed)
+        #expect(script.pids().count == 2)
+    }
+
     @Test("a well-behaved adapter passes, and one process serves both scenarios")
     func wellBehaved() async throws {
         let (results, script) = try await runTwo(.behaves)

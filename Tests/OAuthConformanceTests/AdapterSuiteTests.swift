@@ -27,6 +27,7 @@ struct AdapterSuiteTests {
         case .skipped(let reason): "skipped: \(reason)"
         case .error(let problem): "error: \(problem)"
         case .expectedFailure(let reason): "expected failure: \(reason)"
+        case .toleratedFailure(let reason): "tolerated failure: \(reason)"
         }
     }
 

@@ -107,6 +107,20 @@ struct BuiltInSuiteTests {
               brokenExpectation: "no token requests carrying the client secret in the query string"),
         Proof(scenario: "refresh/server-clock-behind-no-refresh-loop", defect: "expiry-from-server-date",
               brokenExpectation: "number of token requests (grant refresh_token) is exactly 0"),
+    ] + reachProofs
+
+    /// The families a scenario reaches for every client, not only for those that refresh on a 401.
+    static let reachProofs = [
+        Proof(scenario: "refresh/refresh-response-without-expires-in", defect: "keeps-stale-expiry",
+              brokenExpectation: "number of token requests (grant refresh_token) is exactly 1"),
+        Proof(scenario: "refresh/failed-refresh-keeps-valid-token", defect: "failed-refresh-sends-unauthenticated",
+              brokenExpectation: "no resource requests (without a bearer token)"),
+        Proof(scenario: "security/error-messages-reveal-no-credentials/refresh-refused", defect: "credentials-in-error-messages",
+              brokenExpectation: "no error the client reports quotes a token"),
+        Proof(scenario: "security/error-messages-reveal-no-credentials/login-refused", defect: "credentials-in-error-messages",
+              brokenExpectation: "no error the client reports quotes a token"),
+        Proof(scenario: "refresh/odd-expires-in/0", defect: "missing-expiry-means-expired",
+              brokenExpectation: "number of token requests (grant refresh_token) is exactly 0"),
     ]
 
     @Test("the reference client passes every built-in scenario")

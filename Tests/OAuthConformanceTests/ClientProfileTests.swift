@@ -14,6 +14,9 @@ struct ClientProfileTests {
     func fullProfile() throws {
         let folder = try PackageFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("bin"), withIntermediateDirectories: true)
+        let program = folder.appendingPathComponent("bin/adapter").path
+        #expect(FileManager.default.createFile(atPath: program, contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755]))
         let loaded = AdapterProfileLoader.decode("""
             profile: 1
             name: mylib
@@ -61,7 +64,24 @@ struct ClientProfileTests {
         #expect(messages.contains { $0.hasPrefix("p.yaml:8:5: error: an expected failure is missing 'reason'") })
     }
 
-    @Test("expected failures: a listed failure or error is expected, a listed pass fails, an unlisted result is left alone")
+    @Test("an adapter program that is not there is one error at the command, with the profile's install command; nothing runs")
+    func missingAdapterProgram() throws {
+        let folder = try PackageFiles.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("p.yaml").path
+        let profile = "profile: 1\nadapter:\n  command: [.venv/bin/python, adapter.py]\n  install: ./install.sh\ncapabilities: []\n"
+        let missing = AdapterProfileLoader.decode(profile, file: file)
+        #expect(missing.profile == nil)
+        #expect(missing.diagnostics.map(\.description) == [
+            "\(file):3:12: error: adapter.command: \(folder.path)/.venv/bin/python is not there to run (no such file, or not executable); "
+                + "install the adapter first: ./install.sh",
+        ])
+        let onPath = AdapterProfileLoader.decode("profile: 1\nadapter: { command: [no-such-program-anywhere] }\ncapabilities: []\n", file: file)
+        #expect(onPath.diagnostics.map(\.description).first?.contains("no-such-program-anywhere is not there to run") == true)
+        #expect(AdapterProfileLoader.decode("profile: 1\nadapter: { command: [python3, a.py] }\ncapabilities: []\n", file: file).profile != nil)
+    }
+
+    @Test("expected failures: a listed failure is expected, a listed pass fails, an error or skip and an unlisted result are left alone")
     func expectedFailures() throws {
         let scenario = try ScriptAdapter.scenario("errors/token-error-surfaced/invalid_grant")
         func result(_ verdict: Verdict) -> ScenarioResult {
@@ -69,7 +89,8 @@ struct ClientProfileTests {
         }
         let listed = ExpectedFailures([ExpectedFailure(scenario: "errors/token-error-surfaced/*", reason: "known gap")])
         #expect(listed.apply(to: result(.failed)).verdict == .expectedFailure(reason: "known gap"))
-        #expect(listed.apply(to: result(.error("hung"))).verdict == .expectedFailure(reason: "known gap (error: hung)"))
+        // An error is no verdict on behaviour (a missing interpreter, a crashed adapter): never hidden by the list.
+        #expect(listed.apply(to: result(.error("hung"))).verdict == .error("hung"))
         #expect(listed.apply(to: result(.skipped(reason: "r"))).verdict == .skipped(reason: "r"))
         let passing = listed.apply(to: result(.passed))
         #expect(passing.verdict == .failed)

@@ -40,10 +40,11 @@ struct CommandLineTests {
         let run = try await conformance(["run", scenario.path, "--junit", report.path])
         #expect(run.status == 1)
         #expect(run.standardOutput.contains("FAIL   retry/impossible"))
-        #expect(run.standardOutput.contains("✗ number of token requests (grant password) is exactly 5"))
+        #expect(run.standardOutput.contains("fails at MUST"))
+        #expect(run.standardOutput.contains("✗ number of token requests (grant password) is exactly 5 [MUST]"))
         #expect(run.standardOutput.contains("observed: 1 (#1 t=+0s)"))
         let xml = try String(contentsOf: report, encoding: .utf8)
-        #expect(xml.contains("<failure message=\"number of token requests (grant password) is exactly 5: expected exactly 5, observed 1"))
+        #expect(xml.contains("<failure message=\"number of token requests (grant password) is exactly 5 [MUST]: expected exactly 5, observed 1"))
     }
 
     @Test("an invalid scenario file: exit 2, every problem as file:line:column, nothing run")

@@ -80,8 +80,10 @@ struct JUnitReportTests {
     @Test("a failure names the broken expectation and shows expected, observed and the timeline")
     func failureExplainsItself() async throws {
         let xml = JUnitReport().render(try await Self.mixedRun()).text
-        #expect(xml.contains(#"<failure message="resource request no. 2 carries access_token#2: expected access_token#2 (at-2), observed at-1 (access_token#1) at #4 t=+0s" type="carries">"#))
+        #expect(xml.contains(#"<failure message="resource request no. 2 carries access_token#2 [SHOULD]: expected access_token#2 (at-2), observed at-1 (access_token#1) at #4 t=+0s" type="carries">"#))
         #expect(xml.contains("  expected: access_token#2 (at-2)"))
+        #expect(xml.contains("fails at: SHOULD"))
+        #expect(xml.contains("✗ resource request no. 2 carries access_token#2 [SHOULD]"))
         #expect(xml.contains("&gt;   t=+0s  #4 GET /resource Bearer at-1 → 200"))
     }
 

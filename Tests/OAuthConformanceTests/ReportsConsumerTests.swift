@@ -34,7 +34,7 @@ struct ReportsConsumerTests {
         let names = suites.flatMap(\.cases).map(\.name)
         #expect(Set(names).count == names.count, "testcase names must be unique: \(names)")
         let failure = try #require(suites.flatMap(\.cases).first { $0.result == "Failure" })
-        #expect(failure.message?.hasPrefix("resource request no. 2 carries access_token#2: expected access_token#2") == true)
+        #expect(failure.message?.hasPrefix("resource request no. 2 carries access_token#2 [SHOULD]: expected access_token#2") == true)
         #expect(failure.systemOut?.contains("#4 GET /resource Bearer at-1 → 200") == true)
     }
 

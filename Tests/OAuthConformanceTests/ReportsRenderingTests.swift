@@ -58,7 +58,7 @@ struct ReportsRenderingTests {
         #expect(markdown.contains("## OAuth conformance: reference 0.1.0"))
         #expect(markdown.contains("❌ 6 scenarios: 2 passed, 2 failed, 1 skipped, 1 errors in 1.234 s (harness \(Harness.version), seed 0)"))
         #expect(markdown.contains("| Area | Passed | Failed | Skipped | Errors |\n|---|---:|---:|---:|---:|\n| refresh | 1 | 1 | 0 | 1 |\n| retry | 1 | 1 | 1 | 0 |"))
-        #expect(markdown.contains("<summary>❌ FAIL <code>retry/401-on-valid-token-refreshes-once-and-replays</code>"))
+        #expect(markdown.contains("<summary>❌ FAIL (SHOULD) <code>retry/401-on-valid-token-refreshes-once-and-replays</code>"))
         #expect(markdown.contains("title with &#124; pipe"))
         #expect(markdown.contains("\n````text\ntitle with | pipe and ``` fence\n"), "a fence longer than any backtick run in the text")
         #expect(markdown.contains(">   t=+0s  #4 GET /resource Bearer at-1 → 200"))

@@ -105,7 +105,7 @@ struct ScenarioCommandsTests {
         #expect(run.status == 0, "\(run.standardError)")
         #expect(run.standardOutput.contains("matrix: code=invalid_client"))
         #expect(run.standardOutput.contains("answers with the RFC 6749 §5.2 error invalid_client (HTTP 401)"))
-        #expect(run.standardOutput.contains("  1. login password, which must end in an error with error code invalid_client"))
+        #expect(run.standardOutput.contains("  1. login password, which must end in a refusal (an error of any category but unexpected or unsupported) with error code invalid_client"))
     }
 
     @Test("explain: an unknown id is an input error that suggests the ids it is part of, exit 2")

@@ -135,7 +135,7 @@ struct ScenarioSchemaTests {
         #expect(try Self.keys("scenario") == Set(ScenarioDecoder.topLevelKeys))
         #expect(try Self.keys("step") == Set(StepDecoder.stepActions + ["outcome"]))
         #expect(try Self.keys("clientOperation") == Set(StepDecoder.clientOperations))
-        #expect(try Self.keys("expectation") == Set(ExpectationDecoder.expectationForms + ["carries", "parameters", "within"]))
+        #expect(try Self.keys("expectation") == Set(ExpectationDecoder.expectationForms + ["carries", "parameters", "within", "level"]))
         #expect(try Self.keys("filter") == Set(ExpectationDecoder.filterKeys))
         #expect(try Self.keys("provider") == Set(ProviderDecoder.keys))
         #expect(try Self.keys("provider", "tokens") == Set(ProviderDecoder.tokenKeys))

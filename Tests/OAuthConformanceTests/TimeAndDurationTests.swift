@@ -42,9 +42,16 @@ struct TimeAndDurationTests {
     func unevaluable() throws {
         let context = TimeContext(issuedTokens: [], clientRefreshWindow: nil)
         let expression = try TimeExpression.parse("expiry(access_token#2)").get()
-        #expect(throws: TimeExpressionProblem("access_token#2 was never issued")) { try expression.evaluate(in: context).get() }
-        let window = try TimeExpression.parse("client.refresh_window").get()
-        #expect(throws: TimeExpressionProblem("the client declares no refresh window")) { try window.evaluate(in: context).get() }
+        #expect(
+            throws: TimeExpressionProblem("access_token#2 was never issued", unissued: TokenReference(.access, 2))
+        ) { try expression.evaluate(in: context).get() }
+    }
+
+    @Test("a client that declares no refresh window refreshes at expiry at the earliest: its window is zero")
+    func undeclaredWindowIsZero() throws {
+        let window = try TimeExpression.parse("client.refresh_window + 1s").get()
+        #expect(try window.evaluate(in: TimeContext(issuedTokens: [], clientRefreshWindow: nil)).get() == .seconds(1))
+        #expect(try window.evaluate(in: TimeContext(issuedTokens: [], clientRefreshWindow: .seconds(60))).get() == .seconds(61))
     }
 
     @Test("syntax errors carry the offset of the problem", arguments: [

@@ -66,6 +66,12 @@ enum CredentialSearch {
         return found
     }
 
+    /// Whether `value` stands in `text` as a whole word of token characters.
+    static func isWord(_ value: String, in text: String) -> Bool {
+        let word = String(value.reversed().drop { $0 == "=" }.reversed())
+        return !word.isEmpty && words(text).contains(word)
+    }
+
     private static let tokenCharacters = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/")
 
     private static func words(_ text: String) -> Set<String> {

@@ -6,16 +6,28 @@ public struct ExpectationEvaluator: Sendable {
     public let transcript: Transcript
     /// The client secret the secret checks look for; `evaluate` takes it from the scenario.
     public var clientSecret: String
+    /// The user's password, which no error may quote; `evaluate` takes it from the scenario.
+    public var userPassword: String
 
-    public init(transcript: Transcript, clientSecret: String = ProviderSettings().client.secret) {
+    public init(
+        transcript: Transcript, clientSecret: String = ProviderSettings().client.secret, userPassword: String = ProviderSettings().user.password
+    ) {
         self.transcript = transcript
         self.clientSecret = clientSecret
+        self.userPassword = userPassword
     }
 
+    /// Every check of the scenario, each at its level: a step's stated outcome at the scenario's,
+    /// an expectation at its own or the scenario's.
     public func evaluate(_ scenario: Scenario) -> [CheckResult] {
         var judge = self
         judge.clientSecret = scenario.provider.client.secret
-        return judge.stepOutcomeChecks() + scenario.expectations.map(judge.check)
+        judge.userPassword = scenario.provider.user.password
+        let outcomes = judge.stepOutcomeChecks().map { $0.at(scenario.level) }
+        let expectations = scenario.expectations.enumerated().map { index, expectation in
+            judge.check(expectation).at(scenario.level(ofExpectationAt: index))
+        }
+        return outcomes + expectations
     }
 
     public func check(_ expectation: Expectation) -> CheckResult {
@@ -56,6 +68,17 @@ public struct ExpectationEvaluator: Sendable {
             )
         case .parameters(let filter, let call, let requirements):
             return parameters(filter, call: call, requirements, result: result)
+        case .errorsRevealNoCredentials:
+            let quoting = clientReports.compactMap { report -> String? in
+                guard case .failure(let failure) = report.outcome else { return nil }
+                let quoted = credentials(quotedIn: failure.message + " " + (failure.errorType ?? ""))
+                return quoted.isEmpty ? nil : "\(report.label) quotes \(quoted.joined(separator: ", "))"
+            }
+            let failures = clientReports.count { !$0.outcome.succeeded }
+            return result(
+                quoting.isEmpty, expected: "no credential in any error message",
+                observed: quoting.isEmpty ? "none in the \(failures) error\(failures == 1 ? "" : "s") reported" : quoting.joined(separator: "; ")
+            )
         case .never(let filter, let carrying):
             let offending = entries(matching: filter).compactMap { entry in
                 carrying.map { forbidden in sighting(of: forbidden, in: entry).map { (entry, " \($0)") } } ?? (entry, "")
@@ -67,6 +90,22 @@ public struct ExpectationEvaluator: Sendable {
                 evidence: offending.map(\.0.sequence)
             )
         }
+    }
+
+    /// The check a scenario fails when the client never obtained a token one of its steps is
+    /// written around (`advance_to: expiry(access_token#2)`): what the client did instead.
+    public func obtained(_ token: TokenReference, before step: String) -> CheckResult {
+        let issued = transcript.issuedTokens.filter { $0.kind == token.kind }.map { "\($0.kind.rawValue)#\($0.ordinal)" }
+        let tokenRequests = entries(matching: RequestFilter(endpoint: .token))
+        var observed = ["\(token) was never issued" + (issued.isEmpty ? "" : " (only \(issued.joined(separator: ", ")))")]
+        observed.append("token requests: \(tokenRequests.count)" + (tokenRequests.isEmpty ? "" : " (" + tokenRequests.prefix(8).map { entry in
+            "\(describe(entry)) \(entry.grant?.rawValue ?? "no grant") → \(entry.response.status)"
+        }.joined(separator: ", ") + (tokenRequests.count > 8 ? ", …" : "") + ")"))
+        observed += clientReports.filter { !$0.outcome.succeeded }.map { "\($0.label) \(describe($0.outcome))" }
+        return CheckResult(
+            kind: "precondition", statement: "the client obtains \(token), which \(step) is written around", passed: false,
+            expected: "\(token) issued by the provider", observed: observed.joined(separator: "; "), evidence: tokenRequests.map(\.sequence)
+        )
     }
 
     // MARK: Outcomes
@@ -111,7 +150,8 @@ public struct ExpectationEvaluator: Sendable {
             return (outcome.succeeded, expected.description)
         case .fails(let category, let oauthError):
             guard case .failure(let failure) = outcome else { return (false, expected.description) }
-            let passed = (category == nil || failure.category == category) && (oauthError == nil || failure.oauthError == oauthError)
+            let categoryAdmitted = category.map { failure.category == $0 } ?? failure.category.isRefusal
+            let passed = categoryAdmitted && (oauthError == nil || failure.oauthError == oauthError)
             return (passed, expected.description)
         }
     }
@@ -129,7 +169,7 @@ public struct ExpectationEvaluator: Sendable {
     // MARK: Requests
 
     private func entries(matching filter: RequestFilter) -> [JournalEntry] {
-        transcript.journal.filter(filter.matches)
+        transcript.journal.filter { filter.matches($0, issuedTokens: transcript.issuedTokens) }
     }
 
     /// Builds a check result for the expectation being judged.
@@ -230,6 +270,14 @@ public struct ExpectationEvaluator: Sendable {
                 .map { "parameter \($0.name)" }
             return sightings.isEmpty ? nil : "(\(Array(Set(sightings)).sorted().joined(separator: ", ")))"
         }
+    }
+
+    /// The credentials a text quotes: issued tokens as whole words, the secret and the password anywhere.
+    private func credentials(quotedIn text: String) -> [String] {
+        var quoted = transcript.issuedTokens.filter { CredentialSearch.isWord($0.value, in: text) }.map { "\($0.kind.rawValue)#\($0.ordinal)" }
+        if !clientSecret.isEmpty, text.contains(clientSecret) { quoted.append("the client secret") }
+        if !userPassword.isEmpty, text.contains(userPassword) { quoted.append("the user's password") }
+        return quoted
     }
 
     // MARK: Wording

@@ -260,4 +260,12 @@ public enum ErrorCategory: String, Sendable, Hashable, CaseIterable {
     case tls
     /// The client does not implement the operation.
     case unsupported
+    /// The library failed in a way it does not document as an outcome: an exception from deep
+    /// inside it (an `AttributeError`, a nil dereference, an assertion). A crash, never a refusal.
+    case unexpected
+
+    /// Whether an error of this category is the client refusing what it was given (a token, a
+    /// response, a grant), as a step that expects "an error" means: a crash is not a refusal, and
+    /// neither is an operation the client does not implement.
+    public var isRefusal: Bool { self != .unexpected && self != .unsupported }
 }

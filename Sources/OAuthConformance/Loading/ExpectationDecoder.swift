@@ -5,17 +5,25 @@ import Yams
 struct ExpectationDecoder {
     let reader: YAMLReader
 
-    static let expectationForms = ["every_step", "count", "request", "first", "order", "never"]
+    static let expectationForms = ["every_step", "count", "request", "first", "order", "never", "error_messages"]
 
-    func decode(_ node: Node) -> [Expectation]? {
+    /// The expectations, and the level of each that states its own (`level: SHOULD` beside it),
+    /// by index.
+    func decode(_ node: Node) -> (expectations: [Expectation], levels: [Int: Level])? {
         guard let items = reader.sequence(node, "expect") else { return nil }
         if items.isEmpty { reader.error("expect is empty; a scenario that expects nothing cannot fail", at: node) }
         let expectations = items.map(expectation)
-        return expectations.contains(where: { $0 == nil }) ? nil : expectations.compactMap { $0 }
+        var levels: [Int: Level?] = [:]
+        for (index, item) in items.enumerated() {
+            guard case .mapping(let mapping) = item, let node = mapping["level"] else { continue }
+            levels[index] = reader.enumeration(node, "level", as: Level.self)
+        }
+        guard !expectations.contains(where: { $0 == nil }), !levels.values.contains(where: { $0 == nil }) else { return nil }
+        return (expectations.compactMap { $0 }, levels.compactMapValues { $0 })
     }
 
     private func expectation(_ node: Node) -> Expectation? {
-        guard let item = reader.mapping(node, "an expectation", allowedKeys: Self.expectationForms + ["carries", "parameters", "within"]),
+        guard let item = reader.mapping(node, "an expectation", allowedKeys: Self.expectationForms + ["carries", "parameters", "within", "level"]),
               let form = item.exactlyOne(of: Self.expectationForms), let body = item[form]
         else { return nil }
         for key in ["carries", "parameters"] where form != "request" {
@@ -69,6 +77,12 @@ struct ExpectationDecoder {
             return .firstArrives(filter, from: from, before: before)
         case "order":
             return order(body)
+        case "error_messages":
+            guard reader.string(body, "error_messages") == "reveal_no_credentials" else {
+                reader.error("error_messages must be 'reveal_no_credentials'", at: body)
+                return nil
+            }
+            return .errorsRevealNoCredentials
         default:
             guard let never = reader.mapping(body, "never", allowedKeys: Self.filterKeys + ["carries"]) else { return nil }
             let carrying = never["carries"].map { reader.enumeration($0, "never.carries", as: ForbiddenCarriage.self) }
@@ -97,7 +111,7 @@ struct ExpectationDecoder {
         return .order(decoded)
     }
 
-    static let filterKeys = ["endpoint", "grant", "status", "origin"]
+    static let filterKeys = ["endpoint", "grant", "status", "origin", "bearer"]
 
     /// `parameters: { code_challenge_method: S256, state: { min_length: 22 }, code_challenge: present, client_secret: absent }`.
     private func parameterRequirements(_ node: Node) -> [ParameterRequirement]? {
@@ -147,7 +161,22 @@ struct ExpectationDecoder {
             filter.origin = origin?.listener
             valid = valid && origin != nil
         }
+        if let node = mapping["bearer"] {
+            filter.bearer = bearerFilter(node)
+            valid = valid && filter.bearer != nil
+        }
         return valid ? filter : nil
+    }
+
+    /// `bearer: access_token#1`, or `bearer: none` for a request without one.
+    private func bearerFilter(_ node: Node) -> BearerFilter? {
+        if node.scalar?.string == "none" { return BearerFilter.none }
+        guard let reference = reader.tokenReference(node, "bearer") else { return nil }
+        guard reference.kind == .access else {
+            reader.error("bearer must name an access token (access_token#N) or none, not \(reference)", at: node)
+            return nil
+        }
+        return .token(reference)
     }
 
     /// `carries: { access_token: access_token#2 }`: the key names where the token travels.

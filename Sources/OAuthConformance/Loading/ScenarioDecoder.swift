@@ -24,11 +24,12 @@ struct ScenarioDecoder {
         let requires = top["requires"].map { capabilities($0) } ?? []
         let provider = top["provider"].map { ProviderDecoder(reader: reader).decode($0) } ?? ProviderSettings()
         let steps = top.required("steps").flatMap { StepDecoder(reader: reader).decode($0) }
-        let expectations = top.required("expect", hint: " (what a conforming client must have done)").flatMap { ExpectationDecoder(reader: reader).decode($0) }
-        guard let id, let title, let area, let level, let provider, let steps, let expectations else { return nil }
+        let expect = top.required("expect", hint: " (what a conforming client must have done)").flatMap { ExpectationDecoder(reader: reader).decode($0) }
+        guard let id, let title, let area, let level, let provider, let steps, let expect else { return nil }
         return Scenario(
             id: id, title: title, summary: summary, area: area, level: level, spec: spec, tags: tags, requires: requires,
-            provider: provider, steps: steps, expectations: expectations, parameters: parameters, file: reader.file
+            provider: provider, steps: steps, expectations: expect.expectations, expectationLevels: expect.levels,
+            parameters: parameters, file: reader.file
         )
     }
 

@@ -26,6 +26,7 @@ extension ScenarioRecord {
         case .skipped(let reason): (.skipped, reason)
         case .error(let problem): (.error, problem)
         case .expectedFailure(let reason): (.expectedFailure, reason)
+        case .toleratedFailure(let reason): (.toleratedFailure, reason)
         }
         let evidence = Set(result.failedChecks.flatMap(\.evidence))
         self.init(

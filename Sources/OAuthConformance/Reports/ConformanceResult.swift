@@ -40,14 +40,15 @@ public struct ConformanceResult: Codable, Sendable, Equatable {
         scenarios.count { $0.verdict == verdict }
     }
 
-    /// `2 passed, 1 failed, 0 skipped, 0 errors`, then `, 3 expected failures` when there are any.
+    /// `2 passed, 1 failed, 0 skipped, 0 errors`, then `, 3 expected failures` and `, 1 tolerated
+    /// failures` when there are any.
     public var tally: String {
         shownVerdicts.map { "\(count($0)) \($0.plural)" }.joined(separator: ", ")
     }
 
-    /// The verdicts reports count in columns: expected failures only when the run has some.
+    /// The verdicts reports count in columns: expected and tolerated failures only when the run has some.
     public var shownVerdicts: [VerdictRecord] {
-        VerdictRecord.shown(includingExpectedFailures: count(.expectedFailure) > 0)
+        VerdictRecord.allCases.filter { !$0.isShownOnlyWhenPresent || count($0) > 0 }
     }
 
     /// No failures and no errors; skipped scenarios do not spoil a run.
@@ -130,13 +131,17 @@ public struct ScenarioRecord: Codable, Sendable, Equatable {
 
     public var failedChecks: [CheckRecord] { checks.filter { !$0.passed } }
 
+    /// The strictest level among the failed checks: what the scenario fails at.
+    public var failingLevel: Level? { Level.strictest(failedChecks.compactMap(\.level)) }
+
     /// What the scenario asks, what went wrong, and the timeline: the text of a failure or an
-    /// error in every report.
+    /// error in every report. Each failed check names its level.
     public var explanation: String {
         var lines = [title, "level: \(level); spec: \(spec.joined(separator: ", "))"]
         if verdict == .error, let reason { lines.append("error: \(reason)") }
+        if let failingLevel { lines.append("fails at: \(failingLevel.rawValue)" + (verdict == .toleratedFailure ? " (\(reason ?? "tolerated"))" : "")) }
         for check in failedChecks {
-            lines += ["", "✗ \(check.statement)", "  expected: \(check.expected)", "  observed: \(check.observed)"]
+            lines += ["", "✗ \(check.leveledStatement)", "  expected: \(check.expected)", "  observed: \(check.observed)"]
         }
         if let timeline {
             lines += ["", "timeline (virtual time; > marks the requests behind the failure):"] + timeline
@@ -149,21 +154,29 @@ public enum VerdictRecord: String, Codable, Sendable, CaseIterable {
     case passed, failed, skipped, error
     /// Failed as the client's profile says it will (`expected_failures`): not held against it.
     case expectedFailure = "expected_failure"
+    /// Failed only checks below the run's `--fail-on` level: shown with what failed, not held against it.
+    case toleratedFailure = "tolerated_failure"
 
     /// `errors`, `expected failures`: how a count of them reads.
     public var plural: String {
         switch self {
         case .error: "errors"
         case .expectedFailure: "expected failures"
+        case .toleratedFailure: "tolerated failures"
         case .passed, .failed, .skipped: rawValue
         }
     }
 
-    /// The four verdicts every report counts, then expected failures when asked for.
-    public static func shown(includingExpectedFailures: Bool) -> [VerdictRecord] {
-        includingExpectedFailures ? allCases : allCases.filter { $0 != .expectedFailure }
-    }
+    /// Counted in a column of their own only when a run has some; the first four always are.
+    public var isShownOnlyWhenPresent: Bool { self == .expectedFailure || self == .toleratedFailure }
 }
 
 /// A check as a result file records it: the same fields the run judged, read back unchanged.
 public typealias CheckRecord = CheckResult
+
+extension CheckResult {
+    /// `number of token requests is at most 1 [SHOULD]`: the statement with the level it was judged at.
+    public var leveledStatement: String {
+        statement + (level.map { " [\($0.rawValue)]" } ?? "")
+    }
+}

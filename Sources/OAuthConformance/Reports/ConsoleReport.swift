@@ -25,10 +25,11 @@ public struct ConsoleReport: Sendable {
         let id = result.scenario.id
         let (verdict, colour, rest): (String, Colour, String) = switch result.verdict {
         case .passed: ("PASS", .green, "\(id)  \(time)")
-        case .failed: ("FAIL", .red, "\(id)  \(time)")
+        case .failed: ("FAIL", .red, "\(id)  \(time)\(result.failingLevel.map { "  fails at \($0.rawValue)" } ?? "")")
         case .skipped(let reason): ("SKIP", .yellow, "\(id)  (\(reason))")
         case .error(let problem): ("ERROR", .magenta, "\(id)  \(problem)")
         case .expectedFailure(let reason): ("XFAIL", .yellow, "\(id)  (expected failure: \(reason))")
+        case .toleratedFailure(let reason): ("WARN", .yellow, "\(id)  \(time)  \(reason)")
         }
         let line = label(verdict, colour) + String(repeating: " ", count: 7 - verdict.count) + shown(rest)
         guard let progress, progress.total > Self.progressThreshold else { return line }
@@ -41,10 +42,10 @@ public struct ConsoleReport: Sendable {
     public func details(for result: ScenarioResult) -> [String] {
         switch result.verdict {
         case .passed, .skipped, .expectedFailure: return []
-        case .failed, .error:
+        case .failed, .error, .toleratedFailure:
             var lines = ["       \(result.scenario.title) [\(result.scenario.level.rawValue); \(result.scenario.spec.joined(separator: ", "))]"]
             for check in result.failedChecks {
-                lines.append("       ✗ \(check.statement)")
+                lines.append("       ✗ \(check.leveledStatement)")
                 lines.append("           expected: \(check.expected)")
                 lines.append("           observed: \(check.observed)")
             }
@@ -65,7 +66,7 @@ public struct ConsoleReport: Sendable {
     public func table(for result: ConformanceResult) -> [String] {
         let rows = result.scenariosByArea.map { ($0.area, $0.scenarios) } + [("all", result.scenarios)]
         let width = max(4, rows.map(\.0.count).max() ?? 0)
-        let columns = result.shownVerdicts.map { "  " + ($0 == .error ? "errors" : $0 == .expectedFailure ? "xfail" : $0.rawValue) }
+        let columns = result.shownVerdicts.map { "  " + Self.columnName($0) }
         let header = "area".padding(toLength: width, withPad: " ", startingAt: 0) + columns.joined()
         return [header] + rows.map { area, scenarios in
             let counts = result.shownVerdicts.map { verdict in scenarios.count { $0.verdict == verdict } }
@@ -79,6 +80,15 @@ public struct ConsoleReport: Sendable {
         "\(result.scenarios.count) scenarios against \(result.client.label): \(result.tally) "
             + "in \(JUnitReport.seconds(milliseconds: result.milliseconds)) s"
             + (result.interrupted ? " (interrupted)" : "")
+    }
+
+    private static func columnName(_ verdict: VerdictRecord) -> String {
+        switch verdict {
+        case .error: "errors"
+        case .expectedFailure: "xfail"
+        case .toleratedFailure: "tolerated"
+        case .passed, .failed, .skipped: verdict.rawValue
+        }
     }
 
     private enum Colour: Int {

@@ -96,7 +96,8 @@ public struct JUnitReport: Sendable {
         let wasCut = cutExplanation != nil || cutTimeline != nil || cutOutput != nil
 
         switch scenario.verdict {
-        case .passed:
+        case .passed, .toleratedFailure:
+            // A tolerated failure passes the build, as --fail-on asked; what failed is the case's text below.
             break
         case .failed:
             let failed = scenario.failedChecks
@@ -114,7 +115,7 @@ public struct JUnitReport: Sendable {
         }
 
         var attachment: ReportAttachment?
-        var systemOut = cutTimeline ?? timeline
+        var systemOut = scenario.verdict == .toleratedFailure ? cutExplanation ?? explanation : cutTimeline ?? timeline
         if wasCut, let attachmentPath {
             attachment = ReportAttachment(path: attachmentPath, text: Self.fullTranscript(scenario, explanation: explanation))
             systemOut = [systemOut, "The full transcript is in the attachment:", "[[ATTACHMENT|\(attachmentPath)]]"].compactMap { $0 }.joined(separator: "\n")

@@ -34,6 +34,11 @@ public struct MarkdownReport: Sendable {
             lines += ["", "### Not passing", ""]
             for scenario in notPassing { lines += details(scenario) }
         }
+        let tolerated = result.scenarios.filter { $0.verdict == .toleratedFailure }
+        if !tolerated.isEmpty {
+            lines += ["", "### Failures below --fail-on", ""]
+            for scenario in tolerated { lines += details(scenario) }
+        }
         let expected = result.scenarios.filter { $0.verdict == .expectedFailure }
         if !expected.isEmpty {
             lines += ["", "### Expected failures", ""]
@@ -48,7 +53,11 @@ public struct MarkdownReport: Sendable {
     }
 
     private func details(_ scenario: ScenarioRecord) -> [String] {
-        let verdict = scenario.verdict == .failed ? "❌ FAIL" : "⚠️ ERROR"
+        let verdict = switch scenario.verdict {
+        case .failed: "❌ FAIL" + (scenario.failingLevel.map { " (\($0.rawValue))" } ?? "")
+        case .toleratedFailure: "⚠️ WARN" + (scenario.failingLevel.map { " (\($0.rawValue))" } ?? "")
+        default: "⚠️ ERROR"
+        }
         let text = ReportText.capped(ReportText.sanitized(scenario.explanation), to: scenarioLimit)
         let fence = String(repeating: "`", count: max(3, Self.longestBacktickRun(in: text) + 1))
         return [

@@ -34,7 +34,8 @@ public struct MatrixPage: Sendable {
                 let detail = "detail-\(details.count + 1)"
                 details.append(self.detail(scenario, client: result.client, id: detail))
                 page += "<td><button class=\"cell \(scenario.verdict.rawValue)\" data-detail=\"\(detail)\" "
-                    + "title=\"\(Self.escaped(result.client.label)): \(scenario.verdict.rawValue)\">\(Self.label(scenario.verdict))</button></td>"
+                    + "title=\"\(Self.escaped(result.client.label)): \(scenario.verdict.rawValue)"
+                    + (scenario.failingLevel.map { " at \($0.rawValue)" } ?? "") + "\">\(Self.label(scenario.verdict))</button></td>"
             }
             page += "</tr>\n"
         }
@@ -46,7 +47,7 @@ public struct MatrixPage: Sendable {
 
     private func summary(_ results: [ConformanceResult]) -> String {
         var html = "<table class=\"summary\">\n<thead><tr><th>Client</th><th>Capabilities</th><th>Refresh window</th>"
-            + "<th>Passed</th><th>Failed</th><th>Skipped</th><th>Errors</th><th>Expected failures</th><th>Time</th></tr></thead>\n<tbody>\n"
+            + "<th>Passed</th><th>Failed</th><th>Skipped</th><th>Errors</th><th>Expected failures</th><th>Tolerated failures</th><th>Time</th></tr></thead>\n<tbody>\n"
         for result in results {
             let client = result.client
             html += "<tr class=\"\(result.conforms ? "conforms" : "nonconforming")\"><th>\(Self.escaped(client.label))"
@@ -93,6 +94,7 @@ public struct MatrixPage: Sendable {
         case .skipped: "SKIP"
         case .error: "ERROR"
         case .expectedFailure: "XFAIL"
+        case .toleratedFailure: "WARN"
         }
     }
 
@@ -131,6 +133,7 @@ public struct MatrixPage: Sendable {
         .cell.skipped { background: #f6f8fa; color: #59636e; border-color: #d1d9e0; }
         .cell.error { background: #fff8c5; color: #7d4e00; border-color: #d4a72c; }
         .cell.expected_failure { background: #f6f8fa; color: #8c959f; border-color: #d1d9e0; font-style: italic; }
+        .cell.tolerated_failure { background: #fff1e5; color: #953800; border-color: #fb8f44; }
         .cell.not-run { color: #8c959f; cursor: default; }
         .note { color: #9a6700; font-weight: normal; }
         dialog { width: min(1100px, 92vw); max-height: 86vh; border: 1px solid #d1d9e0; border-radius: 8px; padding: 0; }

@@ -10,6 +10,9 @@ public struct ScenarioResult: Sendable {
 
     public var failedChecks: [CheckResult] { checks.filter { !$0.passed } }
 
+    /// The strictest level among the failed checks: the level the scenario fails at.
+    public var failingLevel: Level? { Level.strictest(failedChecks.compactMap(\.level)) }
+
     /// A scenario the run was stopped before it could judge: an error, since nothing was judged.
     public static func interrupted(_ scenario: Scenario, wasRunning: Bool, wallTime: Duration) -> ScenarioResult {
         let problem = wasRunning ? "interrupted while it was running" : "interrupted before it started"
@@ -26,7 +29,10 @@ public enum Verdict: Sendable, Equatable {
     /// The run itself went wrong (a client that hung, a provider that could not start, a run
     /// interrupted): no judgement.
     case error(String)
-    /// Failed (or could not be judged), as the client's profile says it will: a known gap, shown
-    /// but not counted against the client. The reason is the profile's, then what went wrong.
+    /// Failed, as the client's profile says it will: a known gap, shown but not counted against
+    /// the client. The reason is the profile's.
     case expectedFailure(reason: String)
+    /// Failed only checks below the level the run fails on (`--fail-on`): shown in every report
+    /// with what failed, but not counted against the run. The reason names both levels.
+    case toleratedFailure(reason: String)
 }

@@ -7,6 +7,11 @@ public enum ChecksTable {
     public static func markdown(_ scenarios: [Scenario]) -> String {
         let files = Set(scenarios.compactMap(\.file)).count
         let byLevel = Level.allCases.map { level in "\(scenarios.count { $0.level == level }) \(level.rawValue)" }
+        let checkLevels = scenarios.flatMap { scenario in
+            scenario.steps.compactMap { $0.expectedOutcome.map { _ in scenario.level } }
+                + scenario.expectations.indices.map(scenario.level(ofExpectationAt:))
+        }
+        let checksByLevel = Level.allCases.map { level in "\(checkLevels.count { $0 == level }) \(level.rawValue)" }
         var lines = [
             "# The built-in checks",
             "",
@@ -16,15 +21,22 @@ public enum ChecksTable {
             "\(scenarios.count) scenario results from \(files) files: \(byLevel.joined(separator: ", ")). A matrix scenario gives one row",
             "per combination. Levels: MUST, the specification requires it; SHOULD, strong practice in mature client",
             "libraries; POLICY, libraries differ, so the check takes the value the client declares in its profile.",
+            "A scenario's level is that of its title; each check has its own (the scenario's unless it says otherwise),",
+            "and a failed scenario fails at the strictest level among its failed checks; `conformance run --fail-on`",
+            "chooses which levels fail a run. \(checkLevels.count) checks: \(checksByLevel.joined(separator: ", ")).",
             "`conformance explain ID` tells one scenario in full.",
         ]
         for area in Area.allCases {
             let inArea = scenarios.filter { $0.area == area }
             guard !inArea.isEmpty else { continue }
-            lines += ["", "## \(area.rawValue) (\(inArea.count))", "", "| id | the provider | a conforming client | level | source |", "|---|---|---|---|---|"]
+            lines += [
+                "", "## \(area.rawValue) (\(inArea.count))", "",
+                "| id | the provider | a conforming client | level | checks, each at its level | source |", "|---|---|---|---|---|---|",
+            ]
             lines += inArea.map { scenario in
                 let cells = [
                     "`\(scenario.id)`", provider(scenario), scenario.title, scenario.level.rawValue,
+                    ScenarioExplanation.checks(of: scenario).joined(separator: "; "),
                     scenario.spec.isEmpty ? "—" : scenario.spec.joined(separator: "; "),
                 ]
                 return "| " + cells.map(cell).joined(separator: " | ") + " |"

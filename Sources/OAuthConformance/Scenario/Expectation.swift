@@ -17,6 +17,9 @@ public enum Expectation: Sendable, Equatable {
     case never(RequestFilter, carrying: ForbiddenCarriage? = nil)
     /// The `call`-th request matching the filter has query or form parameters as required.
     case parameters(RequestFilter, call: Int, [ParameterRequirement])
+    /// No error the client reported (its message or type) quotes a token the provider issued,
+    /// the client secret or the user's password: error texts end up in logs and crash reports.
+    case errorsRevealNoCredentials
 
     /// What kind of check this is, for report grouping (`failure type` in JUnit).
     public var kind: String {
@@ -28,6 +31,7 @@ public enum Expectation: Sendable, Equatable {
         case .order: "order"
         case .never: "never"
         case .parameters: "parameters"
+        case .errorsRevealNoCredentials: "secrecy"
         }
     }
 
@@ -48,6 +52,8 @@ public enum Expectation: Sendable, Equatable {
             (filter == RequestFilter() ? "no request" : "no \(filter)") + (carrying.map { " \($0.phrase)" } ?? "")
         case .parameters(let filter, let call, let requirements):
             "\(filter.described(plural: false, number: call)) has " + requirements.map(\.description).joined(separator: ", ")
+        case .errorsRevealNoCredentials:
+            "no error the client reports quotes a token, the client secret or the user's password"
         }
     }
 }
@@ -91,19 +97,24 @@ public struct RequestFilter: Sendable, Equatable, CustomStringConvertible {
     public var status: Int?
     /// Which of the provider's origins the request reached.
     public var origin: Listener?
+    /// The bearer credential the request carried in its `Authorization` header, or that it carried none.
+    public var bearer: BearerFilter?
 
-    public init(endpoint: Endpoint? = nil, grant: GrantType? = nil, status: Int? = nil, origin: Listener? = nil) {
+    public init(endpoint: Endpoint? = nil, grant: GrantType? = nil, status: Int? = nil, origin: Listener? = nil, bearer: BearerFilter? = nil) {
         self.endpoint = endpoint
         self.grant = grant
         self.status = status
         self.origin = origin
+        self.bearer = bearer
     }
 
-    public func matches(_ entry: JournalEntry) -> Bool {
+    /// Whether the request matches; `issuedTokens` names the tokens a `bearer` filter refers to.
+    public func matches(_ entry: JournalEntry, issuedTokens: [IssuedToken]) -> Bool {
         (endpoint == nil || entry.endpoint == endpoint)
             && (grant == nil || entry.grant == grant)
             && (status == nil || entry.response.status == status)
             && (origin == nil || entry.request.listener == origin)
+            && (bearer?.matches(entry.request.bearerToken, issuedTokens: issuedTokens) ?? true)
     }
 
     /// e.g. "token requests (grant refresh_token)".
@@ -117,8 +128,32 @@ public struct RequestFilter: Sendable, Equatable, CustomStringConvertible {
         if let grant { qualifiers.append("grant \(grant.rawValue)") }
         if let status { qualifiers.append("status \(status)") }
         if let origin { qualifiers.append("at the \(origin == .otherOrigin ? "other" : "primary") origin") }
+        if let bearer { qualifiers.append(bearer.description) }
         if !qualifiers.isEmpty { text += " (\(qualifiers.joined(separator: ", ")))" }
         return text
+    }
+}
+
+/// `bearer:` in a request filter: which access token a request presented as its bearer credential.
+public enum BearerFilter: Sendable, Equatable, CustomStringConvertible {
+    /// `Authorization: Bearer` with this issued access token.
+    case token(TokenReference)
+    /// No bearer token at all: the request went out unauthenticated.
+    case none
+
+    func matches(_ presented: String?, issuedTokens: [IssuedToken]) -> Bool {
+        switch self {
+        case .none: presented == nil
+        case .token(let reference): presented != nil && presented == reference.resolve(in: issuedTokens)?.value
+        }
+    }
+
+    /// e.g. "with bearer access_token#1", "without a bearer token".
+    public var description: String {
+        switch self {
+        case .none: "without a bearer token"
+        case .token(let reference): "with bearer \(reference)"
+        }
     }
 }
 

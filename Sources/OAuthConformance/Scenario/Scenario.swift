@@ -17,6 +17,9 @@ public struct Scenario: Sendable, Equatable {
     public var provider: ProviderSettings
     public var steps: [Step]
     public var expectations: [Expectation]
+    /// The level of each expectation that states its own (`level:` beside it), by its index in
+    /// `expectations`; the others take the scenario's `level`.
+    public var expectationLevels: [Int: Level]
     /// The matrix combination this scenario was made from, e.g. `["code": "invalid_grant"]`;
     /// empty for a scenario without a matrix.
     public var parameters: [String: String]
@@ -26,7 +29,7 @@ public struct Scenario: Sendable, Equatable {
     public init(
         id: String, title: String, summary: String? = nil, area: Area, level: Level, spec: [String] = [], tags: [String] = [],
         requires: [Capability] = [], provider: ProviderSettings = .init(), steps: [Step], expectations: [Expectation],
-        parameters: [String: String] = [:], file: String? = nil
+        expectationLevels: [Int: Level] = [:], parameters: [String: String] = [:], file: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -39,8 +42,14 @@ public struct Scenario: Sendable, Equatable {
         self.provider = provider
         self.steps = steps
         self.expectations = expectations
+        self.expectationLevels = expectationLevels
         self.parameters = parameters
         self.file = file
+    }
+
+    /// The level the expectation at `index` is judged at.
+    public func level(ofExpectationAt index: Int) -> Level {
+        expectationLevels[index] ?? level
     }
 
     /// What `requires` lists plus what the scenario needs without saying so: the capabilities of
@@ -61,10 +70,26 @@ public enum Area: String, Sendable, Hashable, CaseIterable {
 }
 
 /// How strongly the spec asks for the behaviour. POLICY checks take the client's declared value.
-public enum Level: String, Sendable, Hashable, CaseIterable {
+/// Each check of a scenario has a level (its own, or the scenario's); a failed scenario fails at
+/// the strictest level among its failed checks, and `--fail-on` says which levels break a build.
+public enum Level: String, Sendable, Hashable, CaseIterable, Codable {
     case must = "MUST"
     case should = "SHOULD"
     case policy = "POLICY"
+
+    /// MUST before SHOULD before POLICY: how much a failure at this level weighs.
+    public var strictness: Int {
+        switch self {
+        case .must: 2
+        case .should: 1
+        case .policy: 0
+        }
+    }
+
+    /// The strictest of the levels, or nil for none.
+    public static func strictest(_ levels: some Sequence<Level>) -> Level? {
+        levels.max { $0.strictness < $1.strictness }
+    }
 
     /// What the level means for a client that fails the scenario.
     public var meaning: String {

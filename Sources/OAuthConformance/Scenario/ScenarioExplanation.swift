@@ -23,9 +23,20 @@ public enum ScenarioExplanation {
         lines += ["", "The steps:"] + scenario.steps.enumerated().map { index, step in
             "  \(index + 1). \(step.action.text)" + (step.expectedOutcome.map { ", which must end in \($0)" } ?? "")
         }
-        lines += ["", "A conforming client:"] + scenario.expectations.map { "  - \($0.statement)" }
+        lines += ["", "A conforming client (each check at its level):"] + checks(of: scenario).map { "  - \($0)" }
         if let file = scenario.file { lines += ["", "File: \(file)"] }
         return lines.joined(separator: "\n")
+    }
+
+    /// Every check the scenario makes, as `statement [LEVEL]`: each step's stated outcome at the
+    /// scenario's level, then each expectation at its own.
+    public static func checks(of scenario: Scenario) -> [String] {
+        let outcomes = scenario.steps.enumerated().compactMap { index, step in
+            step.expectedOutcome.map { "step \(index + 1) (\(step.action.text)) ends in \($0) [\(scenario.level.rawValue)]" }
+        }
+        return outcomes + scenario.expectations.enumerated().map { index, expectation in
+            "\(expectation.statement) [\(scenario.level(ofExpectationAt: index).rawValue)]"
+        }
     }
 
     static func provider(_ settings: ProviderSettings) -> [String] {

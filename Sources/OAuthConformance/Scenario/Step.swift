@@ -110,7 +110,9 @@ public enum ClientOperation: Sendable, Equatable {
 
 public enum ExpectedOutcome: Sendable, Equatable, CustomStringConvertible {
     case succeeds
-    /// Fails with this category and, when given, this RFC 6749 §5.2 code.
+    /// Fails with this category and, when given, this RFC 6749 §5.2 code. Without a category, any
+    /// category that is a refusal (`ErrorCategory.isRefusal`): a crash or an unsupported
+    /// operation is not one.
     case fails(category: ErrorCategory?, oauthError: String?)
 
     /// "success", or e.g. "an error of category oauth_error with error code invalid_scope".
@@ -119,7 +121,8 @@ public enum ExpectedOutcome: Sendable, Equatable, CustomStringConvertible {
         case .succeeds:
             "success"
         case .fails(let category, let oauthError):
-            "an error" + (category.map { " of category \($0.rawValue)" } ?? "") + (oauthError.map { " with error code \($0)" } ?? "")
+            (category.map { "an error of category \($0.rawValue)" } ?? "a refusal (an error of any category but unexpected or unsupported)")
+                + (oauthError.map { " with error code \($0)" } ?? "")
         }
     }
 }

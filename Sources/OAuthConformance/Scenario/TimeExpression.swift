@@ -10,7 +10,8 @@ public struct TimeExpression: Sendable, Equatable, CustomStringConvertible {
         case expiry(TokenReference)
         /// When the token was issued.
         case issued(TokenReference)
-        /// The refresh window the client declares in its profile.
+        /// The refresh window the client declares in its profile; zero for a client that declares
+        /// none (no proactive refresh: it refreshes at expiry at the earliest).
         case clientRefreshWindow
     }
 
@@ -69,7 +70,7 @@ extension TimeExpression {
                 value = amount
             case .expiry(let reference):
                 guard let token = reference.resolve(in: context.issuedTokens) else {
-                    return .failure(.init("\(reference) was never issued"))
+                    return .failure(.init("\(reference) was never issued", unissued: reference))
                 }
                 guard let expiry = token.expiresAt else {
                     return .failure(.init("\(reference) has no expiry"))
@@ -77,14 +78,11 @@ extension TimeExpression {
                 value = expiry
             case .issued(let reference):
                 guard let token = reference.resolve(in: context.issuedTokens) else {
-                    return .failure(.init("\(reference) was never issued"))
+                    return .failure(.init("\(reference) was never issued", unissued: reference))
                 }
                 value = token.issuedAt
             case .clientRefreshWindow:
-                guard let window = context.clientRefreshWindow else {
-                    return .failure(.init("the client declares no refresh window"))
-                }
-                value = window
+                value = context.clientRefreshWindow ?? .zero
             }
             total += signed.negated ? .zero - value : value
         }
@@ -94,7 +92,14 @@ extension TimeExpression {
 
 public struct TimeExpressionProblem: Error, Sendable, Equatable {
     public var message: String
-    init(_ message: String) { self.message = message }
+    /// The token the expression names that the provider never issued: the client did not get as
+    /// far as the scenario assumes, which is a verdict on the client, not a fault of the run.
+    public var unissued: TokenReference?
+
+    init(_ message: String, unissued: TokenReference? = nil) {
+        self.message = message
+        self.unissued = unissued
+    }
 }
 
 extension TimeExpression {

@@ -13,6 +13,10 @@ struct ScriptAdapter {
         case chatty
         /// Answers `hello` with protocol version 2, on every launch.
         case wrongProtocol = "wrong-protocol"
+        /// Answer `end` badly, on the first launch only: by exiting, with garbage, not at all, with
+        /// `ok: false`, or with another message's id.
+        case endCrashes = "end-crashes", endGarbage = "end-garbage", endHangs = "end-hangs"
+        case endRefuses = "end-refuses", endWrongID = "end-wrong-id"
     }
 
     /// A well-behaved adapter for everything but `login` and `request`, which it refuses as
@@ -53,6 +57,19 @@ struct ScriptAdapter {
                 sys.stderr.write("start of the flood\n" + "x" * 200_000 + "\nend of the flood\n")
                 sys.stderr.flush()
                 answer(message, ok=False, error={"category": "unsupported", "message": "login is not implemented"})
+            elif op == "end" and first_launch and behaviour.startswith("end-"):
+                if behaviour == "end-crashes":
+                    os._exit(4)
+                elif behaviour == "end-garbage":
+                    sys.stdout.write("goodbye\n")
+                    sys.stdout.flush()
+                elif behaviour == "end-hangs":
+                    time.sleep(300)
+                elif behaviour == "end-refuses":
+                    answer(message, ok=False, error={"category": "unsupported", "message": "cannot close the session"})
+                else:
+                    sys.stdout.write(json.dumps({"id": message["id"] + 100, "ok": True}) + "\n")
+                    sys.stdout.flush()
             elif op == "request":
                 answer(message, ok=True, status=200, body=repr(time.time()))
             elif op in ("login", "restart", "complete_authorization"):

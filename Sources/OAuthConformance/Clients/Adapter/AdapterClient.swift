@@ -102,9 +102,14 @@ actor AdapterClient: ClientUnderTest {
     func capturedOutput() async -> String? { await connection.output() }
 
     /// `end`: the adapter closes its client's connections; the process stays for the next
-    /// scenario, which starts with `reset`.
+    /// scenario, which starts with `reset`. Its answer is checked like any other: a hang, a crash,
+    /// garbage, a wrong id or a refusal is a fault, which the runner reports after the scenario.
     func shutdown() async {
-        _ = await ask("end")
+        if let reply = await ask("end"), !reply.succeeded {
+            let message = reply.members["error"]?["message"]?.stringValue ?? "no reason given"
+            _ = record(AdapterFault("the adapter refused end: \(message)"))
+            await connection.stop()
+        }
         await release(connection)
     }
 

@@ -6,7 +6,7 @@ import Yams
 public enum AdapterProfileLoader {
     public static let formatVersion = 1
     static let topLevelKeys = ["profile", "name", "adapter", "capabilities", "policies", "timeouts", "expected_failures"]
-    static let adapterKeys = ["command", "directory", "environment", "faketime", "faketime_library"]
+    static let adapterKeys = ["command", "directory", "environment", "faketime", "faketime_library", "install"]
     static let policyKeys = ["refresh_window", "missing_expires_in"]
     static let timeoutKeys = ["start", "operation", "scenario"]
 
@@ -87,6 +87,14 @@ private struct ProfileDecoder {
             reader.error("adapter.directory \(directory) is not a folder", at: node)
         }
         let command = section.required("command", hint: " (the program and its arguments)").flatMap { commandLine($0, directory: directory) }
+        let install = section["install"].flatMap { reader.string($0, "adapter.install") }
+        if let program = command?.first, let node = section["command"], !Self.isRunnable(program, directory: directory) {
+            reader.error(
+                "adapter.command: \(program) is not there to run (no such file, or not executable); "
+                    + (install.map { "install the adapter first: \($0)" } ?? "install the adapter, or correct the command"),
+                at: node
+            )
+        }
         var environment: [String: String] = [:]
         if let node = section["environment"], case .mapping(let mapping) = node {
             for (key, value) in mapping {
@@ -118,6 +126,17 @@ private struct ProfileDecoder {
         }
         guard let command else { return nil }
         return AdapterSection(command: command, directory: directory, environment: environment, fakeTimeLibrary: library)
+    }
+
+    /// Whether the program can be started: an executable file, by its path when it has a slash,
+    /// else found on `PATH`, as the shell would.
+    private static func isRunnable(_ program: String, directory: String) -> Bool {
+        let manager = FileManager.default
+        if program.contains("/") {
+            return manager.isExecutableFile(atPath: URL(fileURLWithPath: program, relativeTo: URL(fileURLWithPath: directory + "/")).path)
+        }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").contains { manager.isExecutableFile(atPath: "\($0)/\(program)") }
     }
 
     /// `[python3, adapter.py]`, run as it is, or `python3 adapter.py`, run by `/bin/sh -c`. A

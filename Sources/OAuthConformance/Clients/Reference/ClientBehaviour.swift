@@ -109,6 +109,14 @@ public struct ClientBehaviour: Sendable, Equatable {
     public var keepsClientSecretOutOfURLs = true
     /// PR-06: expiry is `expires_in` from receipt on the client's own clock, never from the server's `Date`.
     public var measuresExpiryFromReceipt = true
+    /// PR-03: each token response sets the expiry anew; one without `expires_in` leaves the new
+    /// token with no stated lifetime, not with the previous token's expiry.
+    public var replacesExpiryWithEachResponse = true
+    /// RFC 6749 §10.3, §10.4: the errors it raises never quote a token or the client secret.
+    public var keepsCredentialsOutOfErrors = true
+    /// A refresh that fails leaves the tokens as they were, so a still-valid access token stays in
+    /// use; the defect forgets them and sends later calls without any token.
+    public var keepsTokensWhenRefreshFails = true
 
     public init() {}
 

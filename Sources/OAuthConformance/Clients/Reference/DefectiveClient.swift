@@ -56,6 +56,15 @@ public struct DefectiveClient: Sendable {
         defect("strict-token-response-decoding", "refuses a token response with a member it does not know") { $0.ignoresUnknownMembers = false },
         defect("client-secret-to-resource", "adds client_id and client_secret query parameters to every resource call") { $0.keepsClientSecretFromResource = false },
         defect("client-secret-in-token-url", "puts client_id and client_secret in the token endpoint URL") { $0.keepsClientSecretOutOfURLs = false },
+        defect("keeps-stale-expiry", "keeps the previous token's expiry when a refresh response has no expires_in, so the new token looks expired") {
+            $0.replacesExpiryWithEachResponse = false
+        },
+        defect("credentials-in-error-messages", "quotes the token request it sent, refresh token and client secret included, in the errors it raises") {
+            $0.keepsCredentialsOutOfErrors = false
+        },
+        defect("failed-refresh-sends-unauthenticated", "forgets a still-valid access token when a refresh fails, and sends later calls without any token") {
+            $0.keepsTokensWhenRefreshFails = false
+        },
         defect("expiry-from-server-date", "computes expiry as the server's Date header plus expires_in, so a skewed server clock moves it") { $0.measuresExpiryFromReceipt = false },
     ]
 

@@ -193,6 +193,9 @@ public actor ReferenceClient: ClientUnderTest {
         var sentToken: String
         switch await usableAccessToken() {
         case .success(let token): sentToken = token
+        case .failure where !behaviour.keepsTokensWhenRefreshFails && tokens == nil:
+            // The defect's application carries on without a token, as if the call needed none.
+            return await sendUnauthenticated(method: method, url: url)
         case .failure(let failure): return .failure(failure)
         }
         do {
@@ -225,6 +228,17 @@ public actor ReferenceClient: ClientUnderTest {
             if rounds > 0, answer.status == 401 {
                 return .failure(ClientFailure(.authorizationRequired, message: "the resource rejected the refreshed access token too (401)"))
             }
+            return .success(status: answer.status, body: answer.body)
+        } catch {
+            return .failure(Self.transportFailure(error))
+        }
+    }
+
+    private func sendUnauthenticated(method: String, url: String) async -> ClientOutcome {
+        var request = HTTPClientRequest(url: url)
+        request.method = HTTPMethod(rawValue: method)
+        do {
+            let answer = try await exchange(request)
             return .success(status: answer.status, body: answer.body)
         } catch {
             return .failure(Self.transportFailure(error))
@@ -309,9 +323,9 @@ public actor ReferenceClient: ClientUnderTest {
             // RFC 6749 §5.2: the grant is dead; retrying it cannot help, only a new sign-in can.
             if behaviour.discardsTokensOnInvalidGrant { replaceTokens(with: nil, persisting: true) }
         case .failure(let failure) where failure.category == .transient:
-            if !behaviour.keepsTokensOnTransientFailure { replaceTokens(with: nil, persisting: true) }
+            if !behaviour.keepsTokensOnTransientFailure || !behaviour.keepsTokensWhenRefreshFails { replaceTokens(with: nil, persisting: true) }
         case .failure:
-            break
+            if !behaviour.keepsTokensWhenRefreshFails { replaceTokens(with: nil, persisting: true) }
         }
         return result
     }
@@ -351,10 +365,15 @@ public actor ReferenceClient: ClientUnderTest {
         do {
             let answer = try await exchange(request)
             noteRetryAfter(answer.headers)
-            return interpreter.interpret(
+            let result = interpreter.interpret(
                 status: answer.status, body: answer.body, receivedAt: now(), previous: previous,
                 serverDate: answer.headers["Date"].first.flatMap(Self.httpDate)
             )
+            guard !behaviour.keepsCredentialsOutOfErrors else { return result }
+            // The defect quotes the whole request in its errors, credentials and all.
+            return result.mapError { failure in
+                ClientFailure(failure.category, oauthError: failure.oauthError, message: failure.message + " (request: \(FormEncoding.encode(form)))")
+            }
         } catch {
             return .failure(Self.transportFailure(error))
         }

@@ -46,7 +46,8 @@ struct TokenResponseInterpreter: Sendable {
         }
         let lifetime = behaviour.readsExpiresIn ? lifetime(members["expires_in"]) : nil
         let start = behaviour.measuresExpiryFromReceipt ? receivedAt : serverDate ?? receivedAt
-        let expiresAt = lifetime.map { start.addingTimeInterval($0) } ?? (behaviour.missingLifetimeMeansExpired ? receivedAt : nil)
+        let unstated = behaviour.missingLifetimeMeansExpired ? receivedAt : behaviour.replacesExpiryWithEachResponse ? nil : previous?.expiresAt
+        let expiresAt = lifetime.map { start.addingTimeInterval($0) } ?? unstated
         return .success(TokenSet(
             accessToken: accessToken, expiresAt: expiresAt,
             refreshToken: refreshToken(members["refresh_token"], previous: previous), receivedAt: receivedAt
