@@ -23,8 +23,9 @@ log = logging.getLogger("adapter")
 class ClientError(Exception):
     """An error the client surfaced to the application, as the protocol reports it.
 
-    category: authorization_required, invalid_client, oauth_error, transient, protocol, tls or
-    unsupported; oauth_error: the RFC 6749 §5.2 code when the provider sent one.
+    category: authorization_required, invalid_client, oauth_error, transient, protocol, tls,
+    unsupported or unexpected; oauth_error: the RFC 6749 §5.2 code as the library surfaced it (an
+    attribute of its exception), never one the adapter dug out of the response itself.
     """
 
     def __init__(self, category, message, oauth_error=None, type_name=None):
@@ -47,6 +48,11 @@ def category_for_code(code):
 
 def type_name(exception):
     return f"{type(exception).__module__}.{type(exception).__qualname__}"
+
+
+# Python's own programming errors: raised from deep inside a library, they are a crash, never a
+# refusal the library meant (a deliberate refusal is its own error class, or a ValueError with its reason).
+CRASHES = (AttributeError, TypeError, KeyError, IndexError, NameError, AssertionError, ZeroDivisionError, RecursionError)
 
 
 def transport_error(exception):
@@ -107,8 +113,12 @@ class Adapter:
 
     def classify(self, exception):
         """The library's exception as a ClientError; the default knows requests' transport
-        errors and calls everything else a protocol error."""
-        return transport_error(exception) or ClientError("protocol", str(exception) or repr(exception), type_name=type_name(exception))
+        errors, calls Python's programming errors (CRASHES) unexpected, and everything else a
+        protocol error (the library refused what it was given)."""
+        message = str(exception) or repr(exception)
+        if isinstance(exception, CRASHES):
+            return ClientError("unexpected", message, type_name=type_name(exception))
+        return transport_error(exception) or ClientError("protocol", message, type_name=type_name(exception))
 
 
 class SessionAdapter(Adapter):
