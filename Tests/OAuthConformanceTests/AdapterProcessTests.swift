@@ -42,6 +42,34 @@ struct AdapterProcessTests {
         #expect(script.pids().count == 2)
     }
 
+    @Test("a JSON line with bytes that are not UTF-8 is a protocol fault naming the offset, not text with the bytes replaced")
+    func notUTF8() async throws {
+        let (results, script) = try await runTwo(.notUTF8)
+        defer { script.remove() }
+        let problem = problem(results[0])
+        #expect(problem.contains("the adapter wrote a line that is not UTF-8 (a bad byte at offset"), "\(problem)")
+        #expect(problem.contains("a protocol fault"))
+        #expect(results[1].verdict == .passed)
+    }
+
+    @Test("a fault text with line breaks, DEL and terminal escapes stays on one console line and one Markdown list item")
+    func hostileFaultText() async throws {
+        let (results, script) = try await runTwo(.hostileFault)
+        defer { script.remove() }
+        let console = ConsoleReport()
+        let line = console.line(for: results[0])
+        #expect(!line.contains("\n") && !line.contains("\r") && !line.contains("\u{7F}") && !line.contains("\u{1B}"), "\(line)")
+        #expect(line.contains(#"line one\nline two\rback\u{7F}del red end"#), "\(line)")
+        for detail in console.details(for: results[0]) {
+            #expect(!detail.contains("\n") && !detail.contains("\r") && !detail.contains("\u{1B}"), "\(detail)")
+        }
+        var result = ConformanceResult(SuiteRun(profile: results[0].transcript?.profile ?? ReferenceClientFactory().profile, results: results, startedAt: Date(), wallTime: .zero))
+        result.scenarios[0].verdict = .skipped
+        let markdown = MarkdownReport().render([result])
+        let item = try #require(markdown.split(separator: "\n").first { $0.hasPrefix("- <code>errors/first</code>") })
+        #expect(item.contains(#"line one\nline two\rback\u{7F}del red end"#), "\(item)")
+    }
+
     @Test("a well-behaved adapter passes, and one process serves both scenarios")
     func wellBehaved() async throws {
         let (results, script) = try await runTwo(.behaves)

@@ -77,7 +77,7 @@ public struct ConsoleReport: Sendable {
 
     /// `11 scenarios against reference 0.1.0: 11 passed, 0 failed, 0 skipped, 0 errors in 0.116 s`.
     public func summary(of result: ConformanceResult) -> String {
-        "\(result.scenarios.count) scenarios against \(result.client.label): \(result.tally) "
+        "\(result.scenarios.count) scenarios against \(shown(result.client.label)): \(result.tally) "
             + "in \(JUnitReport.seconds(milliseconds: result.milliseconds)) s"
             + (result.interrupted ? " (interrupted)" : "")
     }
@@ -99,8 +99,9 @@ public struct ConsoleReport: Sendable {
         self.colour ? "\u{1B}[\(colour.rawValue)m\(text)\u{1B}[0m" : text
     }
 
-    /// A client's text as the console shows it: escapes and control characters removed, cut to the line limit.
+    /// A client's text as the console shows it, on one line: terminal escapes removed, control
+    /// characters (line breaks included) written as visible escapes, cut to the line limit.
     private func shown(_ text: String) -> String {
-        ReportText.capped(ReportText.sanitized(text), to: lineLimit)
+        ReportText.capped(ReportText.visible(text), to: lineLimit)
     }
 }

@@ -14,7 +14,7 @@ public struct MarkdownReport: Sendable {
     }
 
     private func section(_ result: ConformanceResult) -> String {
-        var lines = ["## OAuth conformance: \(Self.html(result.client.label))", ""]
+        var lines = ["## OAuth conformance: \(Self.html(ReportText.visible(result.client.label)))", ""]
         var context = ["harness \(result.harnessVersion)", "seed \(result.seed)"]
         if let shard = result.shard { context.append("shard \(shard)") }
         lines.append("\(result.conforms ? "✅" : "❌") \(result.scenarios.count) scenarios: \(result.tally) "
@@ -42,12 +42,12 @@ public struct MarkdownReport: Sendable {
         let expected = result.scenarios.filter { $0.verdict == .expectedFailure }
         if !expected.isEmpty {
             lines += ["", "### Expected failures", ""]
-            lines += expected.map { "- <code>\(Self.html($0.id))</code>: \(Self.html($0.reason ?? "expected failure"))" }
+            lines += expected.map { "- <code>\(Self.html($0.id))</code>: \(Self.html(ReportText.visible($0.reason ?? "expected failure")))" }
         }
         let skipped = result.scenarios.filter { $0.verdict == .skipped }
         if !skipped.isEmpty {
             lines += ["", "### Skipped", ""]
-            lines += skipped.map { "- <code>\(Self.html($0.id))</code>: \(Self.html($0.reason ?? "skipped"))" }
+            lines += skipped.map { "- <code>\(Self.html($0.id))</code>: \(Self.html(ReportText.visible($0.reason ?? "skipped")))" }
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -58,7 +58,7 @@ public struct MarkdownReport: Sendable {
         case .toleratedFailure: "⚠️ WARN" + (scenario.failingLevel.map { " (\($0.rawValue))" } ?? "")
         default: "⚠️ ERROR"
         }
-        let text = ReportText.capped(ReportText.sanitized(scenario.explanation), to: scenarioLimit)
+        let text = ReportText.capped(ReportText.visible(scenario.explanation, keepingLineBreaks: true), to: scenarioLimit)
         let fence = String(repeating: "`", count: max(3, Self.longestBacktickRun(in: text) + 1))
         return [
             "<details><summary>\(verdict) <code>\(Self.html(scenario.id))</code>: \(Self.html(scenario.title))</summary>",

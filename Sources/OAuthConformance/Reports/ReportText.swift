@@ -13,6 +13,25 @@ public enum ReportText {
         return String(result)
     }
 
+    /// Without terminal escape sequences, and with every control character (C0, DEL, C1) written
+    /// as a visible escape (`\r`, `\u{7F}`), line feeds and tabs too unless `keepingLineBreaks`:
+    /// for a console line or a Markdown list item, which a client's text must not split or garble.
+    public static func visible(_ text: String, keepingLineBreaks: Bool = false) -> String {
+        var result = ""
+        for scalar in withoutTerminalEscapes(text).unicodeScalars {
+            switch scalar.value {
+            case 0x0A where keepingLineBreaks, 0x09 where keepingLineBreaks: result.unicodeScalars.append(scalar)
+            case 0x0A: result += "\\n"
+            case 0x09: result += "\\t"
+            case 0x0D: result += "\\r"
+            case 0x00...0x1F, 0x7F...0x9F: result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            case _ where isAllowed(scalar): result.unicodeScalars.append(scalar)
+            default: break
+            }
+        }
+        return result
+    }
+
     /// At most `limit` Unicode scalars, with a note saying how much was cut; `nil` when nothing was.
     public static func truncated(_ text: String, to limit: Int) -> String? {
         let scalars = text.unicodeScalars

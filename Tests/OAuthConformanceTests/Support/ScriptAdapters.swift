@@ -17,6 +17,10 @@ struct ScriptAdapter {
         /// `ok: false`, or with another message's id.
         case endCrashes = "end-crashes", endGarbage = "end-garbage", endHangs = "end-hangs"
         case endRefuses = "end-refuses", endWrongID = "end-wrong-id"
+        /// Answers its first login with a JSON line holding a byte that is not UTF-8.
+        case notUTF8 = "not-utf8"
+        /// Refuses its first login with a fault text full of line breaks, DEL and terminal escapes.
+        case hostileFault = "hostile-fault"
     }
 
     /// A well-behaved adapter for everything but `login` and `request`, which it refuses as
@@ -57,6 +61,11 @@ struct ScriptAdapter {
                 sys.stderr.write("start of the flood\n" + "x" * 200_000 + "\nend of the flood\n")
                 sys.stderr.flush()
                 answer(message, ok=False, error={"category": "unsupported", "message": "login is not implemented"})
+            elif op == "login" and first_launch and behaviour == "not-utf8":
+                sys.stdout.buffer.write(b'{"id": ' + str(message["id"]).encode() + b', "ok": true, "body": "caf\xe9"}\n')
+                sys.stdout.flush()
+            elif op == "login" and first_launch and behaviour == "hostile-fault":
+                answer(message, fault="line one\nline two\rback\x7fdel \x1b[31mred\x1b[0m \x1b]0;title\x07end")
             elif op == "end" and first_launch and behaviour.startswith("end-"):
                 if behaviour == "end-crashes":
                     os._exit(4)

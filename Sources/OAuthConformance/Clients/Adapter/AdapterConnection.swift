@@ -59,6 +59,10 @@ actor AdapterConnection {
             case .success(let reply): return .success(reply)
             case .failure(let problem): return .failure(await broken(problem))
             }
+        case .notUTF8(let offset, let prefix)?:
+            return .failure(await broken(AdapterFault(
+                "the adapter wrote a line that is not UTF-8 (a bad byte at offset \(offset), after \(AdapterReply.quoted(prefix))): a protocol fault"
+            )))
         case .overlong(let prefix)?:
             return .failure(await broken(AdapterFault(
                 "the adapter wrote a line longer than \(AdapterProtocol.longestLine / (1 << 20)) MiB to stdout, starting \(AdapterReply.quoted(prefix))"

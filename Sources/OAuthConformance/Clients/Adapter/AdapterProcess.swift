@@ -191,14 +191,14 @@ final class AdapterProcess: Sendable {
             let count = buffer.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else {
-                if !pending.isEmpty { inbox.deliver(.line(String(decoding: pending, as: UTF8.self))) }
+                if !pending.isEmpty { inbox.deliver(AdapterOutput(line: pending)) }
                 inbox.deliver(.endOfFile)
                 return
             }
             var start = 0
             for index in 0..<count where buffer[index] == UInt8(ascii: "\n") {
                 pending += buffer[start..<index]
-                inbox.deliver(.line(String(decoding: pending, as: UTF8.self)))
+                inbox.deliver(AdapterOutput(line: pending))
                 pending.removeAll(keepingCapacity: true)
                 start = index + 1
             }
@@ -265,7 +265,23 @@ enum AdapterOutput: Sendable, Equatable {
     case line(String)
     /// A line longer than `AdapterProtocol.longestLine`; reading stopped there.
     case overlong(prefix: String)
+    /// A line that is not UTF-8, which the protocol requires: a fault, never text with its bad
+    /// bytes quietly replaced. `offset` is that of the first bad byte; `prefix` the line up to it.
+    case notUTF8(offset: Int, prefix: String)
     case endOfFile
+
+    /// One line as read: text when it is valid UTF-8.
+    init(line bytes: [UInt8]) {
+        if let text = String(validating: bytes, as: UTF8.self) {
+            self = .line(text)
+            return
+        }
+        var parser = Unicode.UTF8.ForwardParser()
+        var input = bytes.makeIterator()
+        var valid = 0
+        while case .valid(let scalar) = parser.parseScalar(from: &input) { valid += scalar.count }
+        self = .notUTF8(offset: valid, prefix: String(decoding: bytes[..<valid].suffix(200), as: UTF8.self))
+    }
 }
 
 /// Lines from the reader thread, waited for with a time limit. One waiter at a time: the
@@ -285,7 +301,7 @@ final class LineInbox: Sendable {
             guard !state.finished else { return nil }
             switch output {
             case .endOfFile, .overlong: state.finished = true
-            case .line: break
+            case .line, .notUTF8: break
             }
             if let waiter = state.waiter {
                 state.waiter = nil
