@@ -65,7 +65,8 @@ func environment(_ fields: JSONValue, clock: VirtualClock) -> ClientEnvironment?
     return ClientEnvironment(
         tokenEndpointURL: token, authorizationEndpointURL: authorize, resourceBaseURL: resource, issuer: issuer, redirectURI: redirect,
         client: ClientCredentials(id: clientID, secret: secret), user: UserCredentials(username: username, password: password),
-        clock: clock, caCertificateFile: text("ca_file"), storageDirectory: URL(fileURLWithPath: storage)
+        clock: clock, caCertificateFile: text("ca_file"), pinnedPublicKeySHA256: text("pinned_public_key_sha256"),
+        storageDirectory: URL(fileURLWithPath: storage)
     )
 }
 

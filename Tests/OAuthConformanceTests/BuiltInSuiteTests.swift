@@ -52,6 +52,7 @@ struct BuiltInSuiteTests {
               brokenExpectation: "no requests (at the other origin) carrying any credential"),
         Proof(scenario: "tls/untrusted-certificate-refused/self_signed", defect: "accepts-any-certificate",
               brokenExpectation: "no request"),
+        Proof(scenario: "tls/pinned-key-mismatch-refused", defect: "ignores-pinned-key", brokenExpectation: "no request"),
         Proof(scenario: "refresh/rotated-refresh-token-survives-restart", defect: "rotated-refresh-token-not-persisted",
               brokenExpectation: "token request no. 2 (grant refresh_token) carries refresh_token#2"),
     ] + tokenHandlingProofs

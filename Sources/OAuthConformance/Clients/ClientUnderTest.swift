@@ -123,6 +123,9 @@ public struct ClientEnvironment: Sendable {
     public var clock: VirtualClock
     /// The PEM file of the CA that signed the provider's certificate, when it speaks HTTPS.
     public var caCertificateFile: String?
+    /// The provider's public key as a pinning client pins it, when it speaks HTTPS: base64 of the
+    /// SHA-256 of its DER SubjectPublicKeyInfo (the `pin-sha256` of RFC 7469).
+    public var pinnedPublicKeySHA256: String?
     /// A directory of the client's own for what it persists; it outlives `restart` and is
     /// removed when the scenario ends.
     public var storageDirectory: URL
@@ -130,7 +133,7 @@ public struct ClientEnvironment: Sendable {
     public init(
         tokenEndpointURL: String, authorizationEndpointURL: String, resourceBaseURL: String, issuer: String,
         redirectURI: String, client: ClientCredentials, user: UserCredentials, clock: VirtualClock,
-        caCertificateFile: String? = nil, storageDirectory: URL
+        caCertificateFile: String? = nil, pinnedPublicKeySHA256: String? = nil, storageDirectory: URL
     ) {
         self.tokenEndpointURL = tokenEndpointURL
         self.authorizationEndpointURL = authorizationEndpointURL
@@ -141,6 +144,7 @@ public struct ClientEnvironment: Sendable {
         self.user = user
         self.clock = clock
         self.caCertificateFile = caCertificateFile
+        self.pinnedPublicKeySHA256 = pinnedPublicKeySHA256
         self.storageDirectory = storageDirectory
     }
 }

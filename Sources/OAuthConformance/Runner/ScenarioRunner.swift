@@ -64,7 +64,8 @@ public struct ScenarioRunner: Sendable {
             tokenEndpointURL: server.tokenEndpointURL, authorizationEndpointURL: server.baseURL + Endpoint.authorize.path,
             resourceBaseURL: server.baseURL, issuer: provider.issuer, redirectURI: Self.redirectURI(registered: scenario.provider.redirectURIs),
             client: scenario.provider.client, user: scenario.provider.user, clock: clock,
-            caCertificateFile: server.caCertificateFile, storageDirectory: storage
+            caCertificateFile: server.caCertificateFile, pinnedPublicKeySHA256: server.pki?.pinnedPublicKeySHA256,
+            storageDirectory: storage
         )
         let client: any ClientUnderTest
         do {

@@ -113,6 +113,9 @@ public enum Capability: String, Sendable, Hashable, CaseIterable {
     case restart
     /// Trusts a CA file it is given, so it can talk to the provider over HTTPS (`provider.tls`).
     case customCA = "custom_ca"
+    /// Pins the provider's public key it is given (`ClientEnvironment.pinnedPublicKeySHA256`):
+    /// refuses a certificate with another key, even one issued by the CA it trusts.
+    case pinning
     /// Reads time from the harness's virtual clock (`advance` and `advance_to` steps): in process
     /// from `ClientEnvironment.clock`; out of process from each message's `now`, or under libfaketime.
     case virtualClock = "virtual_clock"

@@ -161,6 +161,7 @@ actor AdapterClient: ClientUnderTest {
             "username": .string(environment.user.username),
             "password": .string(environment.user.password),
             "ca_file": environment.caCertificateFile.map(JSONValue.string) ?? .null,
+            "pinned_public_key_sha256": environment.pinnedPublicKeySHA256.map(JSONValue.string) ?? .null,
             "storage_dir": .string(environment.storageDirectory.path),
         ])
     }

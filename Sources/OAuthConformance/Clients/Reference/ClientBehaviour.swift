@@ -54,6 +54,8 @@ public struct ClientBehaviour: Sendable, Equatable {
     public var followsRedirects = false
     /// RFC 6749 §10.9: the server's certificate is verified against the trusted CA.
     public var verifiesCertificates = true
+    /// A pinned public key, when given, is required of every origin before a credential goes there.
+    public var checksPinnedKey = true
     /// RFC 6749 §6: a rotated refresh token replaces the stored one at once, so a relaunched
     /// application presents the new one, never the superseded one.
     public var persistsRefreshedTokens = true

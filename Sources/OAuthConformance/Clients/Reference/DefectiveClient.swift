@@ -29,6 +29,7 @@ public struct DefectiveClient: Sendable {
         defect("no-iss-check", "ignores the authorization response's iss, open to mix-up attacks (RFC 9207)") { $0.checksIssuer = false },
         defect("follows-redirects-with-credentials", "follows redirects by sending the same request, Authorization header and body included, to the new location") { $0.followsRedirects = true },
         defect("accepts-any-certificate", "switches certificate verification off, so any server can collect its credentials") { $0.verifiesCertificates = false },
+        defect("ignores-pinned-key", "is given the provider's public key to pin, but trusts any certificate its CA issued") { $0.checksPinnedKey = false },
         defect("rotated-refresh-token-not-persisted", "keeps a rotated refresh token in memory only, so after a restart it presents the superseded one") { $0.persistsRefreshedTokens = false },
         defect("refresh-storm-short-lifetime", "refreshes on every request when the token lives less than its refresh window") { $0.clampsLeewayToHalfLifetime = false },
         defect("missing-expiry-means-expired", "treats a token response without a usable expires_in as already expired") { $0.missingLifetimeMeansExpired = true },

@@ -32,6 +32,8 @@ public actor ReferenceClient: ClientUnderTest {
         public var issuer: String?
         /// The only CA trusted for HTTPS; `nil` trusts the system's roots.
         public var caCertificateFile: String?
+        /// The public key every HTTPS origin must present (base64 SHA-256 of its SPKI), when pinned.
+        public var pinnedPublicKeySHA256: String?
         /// Where tokens are persisted across `restart`; `nil` keeps them in memory only.
         public var tokenFile: URL?
         /// Real time a request may take before it fails as transient.
@@ -40,7 +42,8 @@ public actor ReferenceClient: ClientUnderTest {
         public init(
             tokenEndpointURL: String, client: ClientCredentials, user: UserCredentials, authentication: ClientAuthentication = .basic,
             authorizationEndpointURL: String? = nil, redirectURI: String? = nil, issuer: String? = nil,
-            caCertificateFile: String? = nil, tokenFile: URL? = nil, requestTimeout: TimeAmount = .seconds(30)
+            caCertificateFile: String? = nil, pinnedPublicKeySHA256: String? = nil, tokenFile: URL? = nil,
+            requestTimeout: TimeAmount = .seconds(30)
         ) {
             self.tokenEndpointURL = tokenEndpointURL
             self.client = client
@@ -50,6 +53,7 @@ public actor ReferenceClient: ClientUnderTest {
             self.redirectURI = redirectURI
             self.issuer = issuer
             self.caCertificateFile = caCertificateFile
+            self.pinnedPublicKeySHA256 = pinnedPublicKeySHA256
             self.tokenFile = tokenFile
             self.requestTimeout = requestTimeout
         }
@@ -60,6 +64,7 @@ public actor ReferenceClient: ClientUnderTest {
                 tokenEndpointURL: environment.tokenEndpointURL, client: environment.client, user: environment.user,
                 authorizationEndpointURL: environment.authorizationEndpointURL, redirectURI: environment.redirectURI,
                 issuer: environment.issuer, caCertificateFile: environment.caCertificateFile,
+                pinnedPublicKeySHA256: environment.pinnedPublicKeySHA256,
                 tokenFile: environment.storageDirectory.appendingPathComponent("tokens.json"), requestTimeout: requestTimeout
             )
         }
@@ -79,6 +84,9 @@ public actor ReferenceClient: ClientUnderTest {
     private let store: TokenStore?
     /// Set by a `Retry-After` from the token endpoint: no token request before this instant.
     private var tokenEndpointQuietUntil: Date?
+    private let pin: PublicKeyPin?
+    /// HTTPS origins (`host:port`) whose certificate carried the pinned key.
+    private var pinnedOriginsVerified: Set<String> = []
 
     public init(configuration: Configuration, behaviour: ClientBehaviour = .conforming, now: @escaping @Sendable () -> Date = { Date() }) {
         self.configuration = configuration
@@ -86,6 +94,9 @@ public actor ReferenceClient: ClientUnderTest {
         self.now = now
         self.interpreter = TokenResponseInterpreter(behaviour: behaviour)
         self.store = configuration.tokenFile.map(TokenStore.init)
+        // Verification switched off is switched off whole, pin included, as a disabled trust evaluator is.
+        let pins = behaviour.checksPinnedKey && behaviour.verifiesCertificates
+        self.pin = pins ? configuration.pinnedPublicKeySHA256.map { PublicKeyPin(pinnedSHA256: $0) } : nil
         self.tokens = store?.load()
         var httpConfiguration = HTTPClient.Configuration()
         // Redirects are followed by hand, when a defect asks for it; following one carries
@@ -432,6 +443,7 @@ public actor ReferenceClient: ClientUnderTest {
         var request = request
         var redirectsFollowed = 0
         while true {
+            try await requirePinnedKey(for: request.url)
             let response = try await http.execute(request, timeout: configuration.requestTimeout)
             let body = try await response.body.collect(upTo: Self.maximumBodySize)
             let answer = Answer(status: Int(response.status.code), headers: response.headers, body: String(buffer: body))
@@ -445,6 +457,15 @@ public actor ReferenceClient: ClientUnderTest {
 
     private static let mostRedirectsFollowed = 3
 
+    /// Before the first request to an HTTPS origin, its certificate must carry the pinned key.
+    private func requirePinnedKey(for url: String) async throws {
+        guard let pin, let components = URLComponents(string: url), components.scheme == "https", let host = components.host else { return }
+        let origin = "\(host):\(components.port ?? 443)"
+        guard !pinnedOriginsVerified.contains(origin) else { return }
+        try await pin.verify(host: host, port: components.port ?? 443)
+        pinnedOriginsVerified.insert(origin)
+    }
+
     /// RFC 6750 §3.1: a Bearer challenge with `invalid_token`, or with no error code at all.
     static func isInvalidTokenChallenge(_ headers: HTTPHeaders) -> Bool {
         headers["WWW-Authenticate"].contains { challenge in
@@ -455,7 +476,7 @@ public actor ReferenceClient: ClientUnderTest {
     }
 
     private static func transportFailure(_ error: any Error) -> ClientFailure {
-        if error is NIOSSLError || error is BoringSSLError || error is NIOSSLExtraError {
+        if error is NIOSSLError || error is BoringSSLError || error is NIOSSLExtraError || error is PublicKeyPin.Mismatch {
             return ClientFailure(.tls, message: "TLS handshake refused: \(error)")
         }
         return ClientFailure(.transient, message: "transport error: \(error)")
@@ -482,7 +503,7 @@ public struct ReferenceClientFactory: ClientFactory {
         // A defective variant declares what the conforming client declares; only its behaviour differs.
         self.profile = ClientProfile(
             name: name, version: Harness.version,
-            capabilities: [.proactiveRefresh, .refreshOn401, .authorizationCode, .restart, .customCA, .virtualClock, .concurrency],
+            capabilities: [.proactiveRefresh, .refreshOn401, .authorizationCode, .restart, .customCA, .pinning, .virtualClock, .concurrency],
             refreshWindow: ClientBehaviour.conforming.refreshLeeway
         )
     }
