@@ -133,14 +133,85 @@ enum FakeTimeFile {
 
     /// What the adapter's environment needs for libfaketime to take its time from `file`: frozen
     /// at what the file says, re-read at every call, with the monotonic clock left real so the
-    /// adapter's own timeouts and sleeps still work.
+    /// adapter's own timeouts and sleeps still work. `sleepFix` goes first in `LD_PRELOAD` when it
+    /// could be built, so that its `clock_nanosleep` is the one the adapter calls.
     static func environment(library: String, file: String, inheriting inherited: [String: String]) -> [String: String] {
         [
-            "LD_PRELOAD": ([library] + (inherited["LD_PRELOAD"].map { [$0] } ?? [])).joined(separator: " "),
+            "LD_PRELOAD": ((sleepFix.map { [$0] } ?? []) + [library] + (inherited["LD_PRELOAD"].map { [$0] } ?? [])).joined(separator: " "),
             "FAKETIME_TIMESTAMP_FILE": file,
             "FAKETIME_FMT": "%s",
             "FAKETIME_NO_CACHE": "1",
             "FAKETIME_DONT_FAKE_MONOTONIC": "1",
         ]
+    }
+
+    /// libfaketime up to 0.9.10 (Debian 12's) maps every absolute `clock_nanosleep` deadline from
+    /// the faked time to the real one, on CLOCK_MONOTONIC too, even though
+    /// FAKETIME_DONT_FAKE_MONOTONIC leaves that clock real: the deadline becomes about -1.77e9 s
+    /// and the kernel answers EINVAL. Python 3.11+ `time.sleep` sleeps exactly that way (fixed
+    /// upstream in 0.9.11, libfaketime issue #426); no libfaketime variable turns it off. This
+    /// library, preloaded before libfaketime, sends sleeps on the clocks left real straight to the
+    /// C library and CLOCK_REALTIME sleeps on to libfaketime. Built once per user with the
+    /// machine's C compiler (cc, clang or gcc) and kept in the temporary directory; `nil` when
+    /// that is not possible, and then such sleeps fail as before.
+    static let sleepFix: String? = buildSleepFix()
+
+    static let sleepFixSource = #"""
+        /* oauth-conformance: see FakeTimeFile.sleepFix. */
+        #define _GNU_SOURCE
+        #include <dlfcn.h>
+        #include <errno.h>
+        #include <time.h>
+
+        typedef int (*sleeper)(clockid_t, int, const struct timespec *, struct timespec *);
+        static sleeper real_sleep, faked_sleep;
+
+        __attribute__((constructor)) static void resolve(void) {
+            void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+            sleeper real = libc ? (sleeper)dlsym(libc, "clock_nanosleep") : 0;
+            sleeper faked = (sleeper)dlsym(RTLD_NEXT, "clock_nanosleep");
+            __atomic_store_n(&faked_sleep, faked ? faked : real, __ATOMIC_RELEASE);
+            __atomic_store_n(&real_sleep, real, __ATOMIC_RELEASE);
+        }
+
+        int clock_nanosleep(clockid_t clock, int flags, const struct timespec *request, struct timespec *remaining) {
+            if (!__atomic_load_n(&real_sleep, __ATOMIC_ACQUIRE)) resolve();
+            sleeper next = __atomic_load_n(clock == CLOCK_REALTIME ? &faked_sleep : &real_sleep, __ATOMIC_ACQUIRE);
+            return next ? next(clock, flags, request, remaining) : ENOSYS;
+        }
+        """#
+
+    private static func buildSleepFix() -> String? {
+        #if os(Linux)
+        let search = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
+        guard let compiler = ["cc", "clang", "gcc"].lazy.flatMap({ name in search.map { $0 + "/" + name } })
+            .first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+        else { return nil }
+        // Named by the source's FNV-1a hash, in a directory only this user can write.
+        let hash = sleepFixSource.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("oauth-conformance-faketime-\(getuid())").path
+        _ = mkdir(directory, 0o700)
+        var status = stat()
+        guard lstat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, status.st_uid == getuid(),
+              status.st_mode & 0o022 == 0
+        else { return nil }
+        let library = directory + "/libsleepfix-\(String(hash, radix: 16)).so"
+        if FileManager.default.fileExists(atPath: library) { return library }
+        let staging = directory + "/build-\(getpid())-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: staging + ".c"); try? FileManager.default.removeItem(atPath: staging + ".so") }
+        guard (try? Data(sleepFixSource.utf8).write(to: URL(fileURLWithPath: staging + ".c"))) != nil else { return nil }
+        let build = Process()
+        build.executableURL = URL(fileURLWithPath: compiler)
+        build.arguments = ["-shared", "-fPIC", "-O2", "-o", staging + ".so", staging + ".c", "-ldl"]
+        build.standardInput = FileHandle.nullDevice
+        build.standardOutput = FileHandle.nullDevice
+        build.standardError = FileHandle.nullDevice
+        guard (try? build.run()) != nil else { return nil }
+        build.waitUntilExit()
+        guard build.terminationReason == .exit, build.terminationStatus == 0, rename(staging + ".so", library) == 0 else { return nil }
+        return library
+        #else
+        return nil
+        #endif
     }
 }
