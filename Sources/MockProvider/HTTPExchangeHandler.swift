@@ -12,8 +12,11 @@ import NIOPosix
 ///
 /// Pipelined requests are answered one at a time, in order: a request that arrives while an
 /// answer is still on its way waits, and the connection reads no further until that answer is
-/// out. Malformed HTTP gets 400, a body beyond `maximumBodySize` gets 413, and a client that stops
-/// sending mid-request gets 408; each then loses its connection.
+/// out. Malformed HTTP gets 400, a body beyond `maximumBodySize` gets 413, and a client too slow
+/// over a head or a body (`ReadDeadlines`) gets 408; each then loses its connection.
+///
+/// A client that shuts down its sending side (FIN) after its last request still gets an answer
+/// to every request that arrived whole, in order; then the connection closes.
 final class HTTPExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundIn = ByteBuffer
@@ -51,12 +54,23 @@ final class HTTPExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var drainingWaiting = false
     /// Kept-alive answers are flushed with the others written in the same loop iteration.
     private lazy var flusher = EndOfTickFlusher.current
+    /// The client has shut down its sending side: once the requests before that are answered, the
+    /// connection closes.
+    private var inputClosed = false
+    private var deadlines: ReadDeadlines
+    /// The decoder made a request part of the bytes read since the last read completed.
+    private var partsInThisRead = false
+    /// The one pending look at `deadlines`, and when it runs.
+    private var deadlineCheck: Scheduled<Void>?
+    private var deadlineCheckAt = NIODeadline.distantFuture
 
     init(
-        maximumBodySize: Int, listener: Listener, requestsReceived: @escaping @Sendable () -> Int = { .max },
+        maximumBodySize: Int, listener: Listener, deadlines: ReadDeadlines,
+        requestsReceived: @escaping @Sendable () -> Int = { .max },
         respond: @escaping @Sendable (ProviderRequest) -> ProviderReply
     ) {
         self.maximumBodySize = maximumBodySize
+        self.deadlines = deadlines
         self.listener = listener
         self.requestsReceived = requestsReceived
         self.respond = respond
@@ -65,9 +79,11 @@ final class HTTPExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     // MARK: Receiving
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        partsInThisRead = true
         switch (unwrapInboundIn(data), receiving) {
         case (.head(let head), _):
             receiving = .request(head, nil)
+            deadlines.headCompleted()
         case (.body(var chunk), .request(let head, let body)):
             guard (body?.readableBytes ?? 0) + chunk.readableBytes <= maximumBodySize else {
                 receiving = .discarding
@@ -82,6 +98,7 @@ final class HTTPExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
             receiving = .request(head, body)
         case (.end, .request(let head, let body)):
             receiving = .idle
+            deadlines.requestCompleted()
             let exchange = Exchange(
                 request: ProviderRequest(
                     method: head.method.rawValue,
@@ -102,9 +119,22 @@ final class HTTPExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
+    func channelReadComplete(context: ChannelHandlerContext) {
+        deadlines.readCompleted(at: .now(), broughtParts: partsInThisRead)
+        partsInThisRead = false
+        armDeadlineCheck(context: context)
+        context.fireChannelReadComplete()
+    }
+
     /// Malformed HTTP (NIO's decoder throws `HTTPParserError`) gets 400 unless an answer is already
     /// on its way; either way the connection cannot be trusted further and is closed.
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if let parserError = error as? HTTPParserError, parserError == .invalidEOFState {
+            // The client's FIN tore a request in two: nothing can complete it, so it is dropped;
+            // the requests before it are still answered (`inputClosed`).
+            receiving = .discarding
+            return
+        }
         guard error is HTTPParserError, !answering else {
             context.close(promise: nil)
             return
@@ -113,19 +143,14 @@ final class HTTPExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         refuse(400, "", version: .http1_1, context: context)
     }
 
-    /// A connection that sends nothing for the idle timeout is closed; one that stalled in the
-    /// middle of a request is told so first (408).
+    /// The client shut down its sending side (the server allows half-closed connections).
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        guard let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read else {
+        guard event as? ChannelEvent == .inputClosed else {
             context.fireUserInboundEventTriggered(event)
             return
         }
-        if case .request(let head, _) = receiving, !answering {
-            receiving = .discarding
-            refuse(408, "request timed out\n", version: head.version, context: context)
-        } else {
-            context.close(promise: nil)
-        }
+        inputClosed = true
+        closeIfEverythingAnswered(context: context)
     }
 
     /// Reading waits while an answer is on its way, so a client pipelining requests behind a slow
@@ -135,6 +160,68 @@ final class HTTPExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
             readDeferred = true
         } else {
             context.read()
+        }
+    }
+
+    // MARK: Deadlines
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { armDeadlineCheck(context: context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        armDeadlineCheck(context: context)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        cancelDeadlineCheck()
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        cancelDeadlineCheck()
+    }
+
+    /// Makes sure a check runs by the earliest deadline; one already due sooner is kept, so a
+    /// read normally schedules nothing.
+    private func armDeadlineCheck(context: ChannelHandlerContext) {
+        let deadline = deadlines.next(answering: answering).deadline
+        guard deadline < deadlineCheckAt else { return }
+        deadlineCheck?.cancel()
+        deadlineCheckAt = deadline
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        deadlineCheck = context.eventLoop.scheduleTask(deadline: deadline) {
+            let (handler, context) = bound.value
+            handler.deadlineCheck = nil
+            handler.deadlineCheckAt = .distantFuture
+            guard context.channel.isActive else { return }
+            handler.checkDeadline(context: context)
+        }
+    }
+
+    private func cancelDeadlineCheck() {
+        deadlineCheck?.cancel()
+        deadlineCheck = nil
+        deadlineCheckAt = .distantFuture
+    }
+
+    /// Reads since the check was armed may have moved the deadline on; if not, it has passed. A
+    /// quiet connection is closed without a word; a client too slow over a request is told (408).
+    private func checkDeadline(context: ChannelHandlerContext) {
+        let (deadline, bound) = deadlines.next(answering: answering)
+        guard deadline <= .now() else {
+            armDeadlineCheck(context: context)
+            return
+        }
+        switch bound {
+        case .idle:
+            context.close(promise: nil)
+        case .head, .body:
+            var version = HTTPVersion.http1_1
+            if case .request(let head, _) = receiving { version = head.version }
+            receiving = .discarding
+            refuse(408, "request timed out\n", version: version, context: context)
         }
     }
 
@@ -155,13 +242,27 @@ final class HTTPExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
             answer(next, context: context)
         }
         drainingWaiting = false
+        closeIfEverythingAnswered(context: context)
         if !answering, readDeferred {
             readDeferred = false
+            deadlines.readingResumed(at: .now())
+            armDeadlineCheck(context: context)
             context.read()
         }
     }
 
+    /// After the client's FIN, closes once every request that came before it is answered. Answers
+    /// on a kept-alive connection wait for the end of the loop iteration to be flushed, so the
+    /// close waits for an empty write behind them: it completes only once they are all out.
+    private func closeIfEverythingAnswered(context: ChannelHandlerContext) {
+        guard inputClosed, !answering, waiting.isEmpty else { return }
+        answering = true    // the close is the last thing this connection does
+        send(context.channel.allocator.buffer(capacity: 0), keepAlive: false, context: context)
+    }
+
+    /// Answers and closes; nothing after this is read or answered.
     private func refuse(_ status: Int, _ body: String, version: HTTPVersion, context: ChannelHandlerContext) {
+        answering = true
         let response = ProviderResponse(status: status, body: body)
         send(HTTPResponseWriter.bytes(of: response, version: version, keepAlive: false, allocator: context.channel.allocator), keepAlive: false, context: context)
     }

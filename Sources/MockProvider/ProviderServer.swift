@@ -12,7 +12,9 @@ public struct ServerOptions: Sendable {
     /// 0: an ephemeral port.
     public var port: Int
     public var maximumBodySize: Int
-    /// Real time a connection may stay silent before it is closed (mid-request: with 408).
+    /// Real time a connection may stay silent between requests, or while it waits for an answer,
+    /// before it is closed without one. A client slow in the middle of a request is bounded by
+    /// the provider's `ProviderSettings.requestTimeouts` instead, and answered 408.
     public var idleTimeout: Duration
 
     public init(host: String = "127.0.0.1", port: Int = 0, maximumBodySize: Int = 1 << 20, idleTimeout: Duration = .seconds(30)) {
@@ -106,20 +108,26 @@ public final class ProviderServer: Sendable {
         _ provider: MockProvider, role: Listener, host: String, port: Int, tls: NIOSSLContext?, options: ServerOptions,
         connections: ConnectionRegistry, group: EventLoopGroup
     ) async throws -> Channel {
-        try await ServerBootstrap(group: group)
+        let requestTimeouts = provider.settings.requestTimeouts
+        return try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            // A client's FIN then ends only its side: HTTP/1.1 clients send one after their last
+            // request and still read the answers (`HTTPExchangeHandler` closes once they are out).
+            // Plain HTTP only: over TLS an end of input stays the end of the connection.
+            .childChannelOption(.allowRemoteHalfClosure, value: tls == nil)
             .childChannelInitializer { channel in
                 connections.register(channel)
                 return channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
                     if let tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls)) }
-                    try pipeline.addHandler(IdleStateHandler(readTimeout: TimeAmount(options.idleTimeout)))
-                    // NIO's request decoder (llhttp) parses; the exchange handler frames answers itself.
+                    // NIO's request decoder (llhttp) parses; the exchange handler frames answers itself
+                    // and keeps the idle, head and body deadlines.
                     try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes)))
                     try pipeline.addHandler(HTTPExchangeHandler(
-                        maximumBodySize: options.maximumBodySize, listener: role, requestsReceived: { provider.journal.lastSequence },
-                        respond: provider.handle
+                        maximumBodySize: options.maximumBodySize, listener: role,
+                        deadlines: ReadDeadlines(idle: options.idleTimeout, request: requestTimeouts),
+                        requestsReceived: { provider.journal.lastSequence }, respond: provider.handle
                     ))
                 }
             }

@@ -13,6 +13,8 @@ public struct ProviderSettings: Sendable, Equatable {
     /// When set, every answer carries a `Date` header this far from the clock tokens are issued
     /// on (negative: behind), as from a server whose clock is off; `nil`: no `Date` header.
     public var clockSkew: Duration?
+    /// How long, in real time, a client may take to send a request before it is answered 408.
+    public var requestTimeouts: RequestTimeouts
 
     public init(
         client: ClientCredentials = .init(id: "conformance-client", secret: "conformance-secret"),
@@ -22,9 +24,11 @@ public struct ProviderSettings: Sendable, Equatable {
         seed: UInt64 = 0,
         redirectURIs: [String] = ["http://127.0.0.1/callback"],
         tls: CertificateVariant? = nil,
-        clockSkew: Duration? = nil
+        clockSkew: Duration? = nil,
+        requestTimeouts: RequestTimeouts = .init()
     ) {
         self.clockSkew = clockSkew
+        self.requestTimeouts = requestTimeouts
         self.client = client
         self.user = user
         self.tokens = tokens
@@ -73,5 +77,21 @@ public struct TokenPolicy: Sendable, Equatable {
         self.refreshLifetime = refreshLifetime
         self.rotateRefreshTokens = rotateRefreshTokens
         self.revokeAllAt = revokeAllAt
+    }
+}
+
+/// Real-time bounds on a client sending a request; past either, the client gets 408 and the
+/// connection closes. A connection quiet between requests is bounded by the idle timeout
+/// (`ServerOptions.idleTimeout`) instead, and closed without an answer.
+public struct RequestTimeouts: Sendable, Equatable {
+    /// From the first byte of a request's head to its blank line. Each new byte does not restart
+    /// it, so a head drip-fed a byte at a time cannot hold the connection forever.
+    public var head: Duration
+    /// How long a body may go without a byte arriving.
+    public var body: Duration
+
+    public init(head: Duration = .seconds(30), body: Duration = .seconds(30)) {
+        self.head = head
+        self.body = body
     }
 }

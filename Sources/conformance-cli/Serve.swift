@@ -28,14 +28,46 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "How many issued tokens the provider remembers (the oldest are forgotten and no longer accepted).")
     var tokenCapacity = 100_000
 
+    // Durations parse as scenario files write them; ArgumentParser cannot show the default of a
+    // transformed option, so the help says it in its own words.
+    @Option(
+        help: """
+            How long a client may take over a request's head, counted from its first byte (e.g. 500ms, 10s); \
+            past it, 408 and a close. (default: \(DurationText.format(RequestTimeouts().head)))
+            """,
+        transform: Serve.duration
+    )
+    var headTimeout: Duration?
+
+    @Option(
+        help: """
+            How long a request's body may go without a byte arriving; past it, 408 and a close. \
+            (default: \(DurationText.format(RequestTimeouts().body)))
+            """,
+        transform: Serve.duration
+    )
+    var bodyTimeout: Duration?
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard journalCapacity > 0 else { throw ValidationError("--journal-capacity must be positive") }
         guard tokenCapacity > 0 else { throw ValidationError("--token-capacity must be positive") }
+        guard headTimeout.map({ $0 > .zero }) ?? true else { throw ValidationError("--head-timeout must be positive") }
+        guard bodyTimeout.map({ $0 > .zero }) ?? true else { throw ValidationError("--body-timeout must be positive") }
+    }
+
+    /// `--head-timeout 10s`: durations as scenario files write them.
+    static func duration(_ text: String) throws -> Duration {
+        switch DurationText.parse(text) {
+        case .success(let duration): return duration
+        case .failure(let problem): throw ValidationError(problem.message)
+        }
     }
 
     func run() async throws {
-        let settings = try providerSettings()
+        var settings = try providerSettings()
+        if let headTimeout { settings.requestTimeouts.head = headTimeout }
+        if let bodyTimeout { settings.requestTimeouts.body = bodyTimeout }
         if !["127.0.0.1", "localhost", "::1"].contains(host) {
             Console.error("warning: binding \(host), not loopback: anyone who can reach this address can obtain test tokens")
         }

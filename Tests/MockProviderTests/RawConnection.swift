@@ -76,6 +76,30 @@ struct RawConnection {
         return text[headEnd.upperBound...].utf8.count >= length
     }
 
+    /// Sends `text` as one write, without SIGPIPE; false once the server has closed or reset the connection.
+    @discardableResult
+    func trySend(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        #if canImport(Glibc)
+        let sent = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        #else
+        var noSignal: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &noSignal, socklen_t(MemoryLayout<Int32>.size))
+        let sent = bytes.withUnsafeBytes { Darwin.send(descriptor, $0.baseAddress, $0.count, 0) }
+        #endif
+        return sent == bytes.count
+    }
+
+    /// Whether the server has sent something (or closed) that a read would return at once.
+    func hasSomethingToRead() -> Bool {
+        var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&request, 1, 0) > 0
+    }
+
+    /// Shuts down the sending side (FIN), as an HTTP/1.1 client does when it has no more
+    /// requests; answers can still be read.
+    func finishSending() { shutdown(descriptor, Int32(SHUT_WR)) }
+
     func closeConnection() { close(descriptor) }
 
     enum Failure: Error { case socket, connect }

@@ -42,14 +42,14 @@ struct BoundsTests {
         }
     }
 
-    @Test("a client that stalls mid-request gets 408 once the idle timeout passes")
-    func stalledClient() async throws {
+    @Test("a connection that sends nothing is closed without an answer once the idle timeout passes")
+    func silentClient() async throws {
         let server = try await ProviderServer.start(MockProvider(), options: ServerOptions(idleTimeout: .milliseconds(300)))
         let connection = try RawConnection(port: try #require(server.port))
-        connection.send("POST /token HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\ngrant_type=")
-        let answer = connection.receiveUntilClosed()
+        let (answer, reset) = connection.receive()
         connection.closeConnection()
         await server.shutdown()
-        #expect(answer.hasPrefix("HTTP/1.1 408"))
+        #expect(answer.isEmpty)
+        #expect(!reset)
     }
 }

@@ -45,6 +45,83 @@ struct ServeCommandTests {
         #expect(!process.isRunning)
         #expect(process.terminationStatus == 0)
     }
+
+    @Test("--head-timeout and --body-timeout bound a stalled head and a stalled body, each answered 408")
+    func requestTimeouts() async throws {
+        let process = Process()
+        process.executableURL = PackageFiles.conformanceExecutable
+        process.arguments = ["serve", "--head-timeout", "300ms", "--body-timeout", "300ms"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        let reader = LineReader(output.fileHandleForReading)
+        let banner = try #require(await reader.lines(until: { $0.hasPrefix("Press Ctrl-C") }, within: .seconds(20)))
+        let issuer = try #require(banner.first { $0.contains("issuer") }?.split(separator: ":").last)
+        let port = try #require(Int(issuer))
+        // Each read waits at most 10 s; the bounds are 300 ms.
+        let stalledHead = try StalledRequest.answer(port: port, sending: "GET /resource HTTP/1.1\r\nHost: x\r\nAuth")
+        #expect(stalledHead.hasPrefix("HTTP/1.1 408"), "\(stalledHead)")
+        let stalledBody = try StalledRequest.answer(
+            port: port, sending: "POST /token HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\ngrant_type="
+        )
+        #expect(stalledBody.hasPrefix("HTTP/1.1 408"), "\(stalledBody)")
+    }
+
+    @Test("a timeout without a unit or not above zero is a usage error (exit 2); --help names both timeouts")
+    func timeoutArguments() async throws {
+        let unitless = try await ProcessRun.conformance(["serve", "--head-timeout", "5"])
+        #expect(unitless.status == 2, "\(unitless.standardError)")
+        #expect(unitless.standardError.contains("has no unit"), "\(unitless.standardError)")
+        let zero = try await ProcessRun.conformance(["serve", "--body-timeout", "0s"])
+        #expect(zero.status == 2, "\(zero.standardError)")
+        #expect(zero.standardError.contains("--body-timeout must be positive"), "\(zero.standardError)")
+        let help = try await ProcessRun.conformance(["serve", "--help"])
+        #expect(help.status == 0)
+        #expect(help.standardOutput.contains("--head-timeout <head-timeout>"), "\(help.standardOutput)")
+        #expect(help.standardOutput.contains("--body-timeout <body-timeout>"), "\(help.standardOutput)")
+    }
+}
+
+/// A request sent in part over a plain socket to 127.0.0.1, and everything the server sends back
+/// until it closes (or 10 s pass without a byte).
+enum StalledRequest {
+    struct Failure: Error {}
+
+    static func answer(port: Int, sending text: String) throws -> String {
+        #if canImport(Glibc)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { throw Failure() }
+        defer { close(descriptor) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { throw Failure() }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written == bytes.count else { throw Failure() }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        for _ in 0..<1_000 {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            received += buffer[0..<count]
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
 }
 
 /// Reads a child's output line by line with a time limit, so a silent child cannot hang a test.
