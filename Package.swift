@@ -90,7 +90,9 @@ let package = Package(
         ),
         .testTarget(
             name: "OAuthConformanceTests",
-            dependencies: ["OAuthConformance", "MockProvider", "conformance-cli", "reference-adapter"]
+            dependencies: ["OAuthConformance", "MockProvider", "conformance-cli", "reference-adapter"],
+            // Broken scenario files the tests read from disk by path, as users' files are read.
+            exclude: ["Fixtures"]
         ),
     ]
 )

@@ -149,7 +149,7 @@ struct ScenarioLanguageTests {
         (["code: [invalid_grant, invalid_scope]": "code: []"],
          "broken.yaml:7:9: error: matrix.code must be a non-empty list of values"),
         (["code: [invalid_grant, invalid_scope]": "code: [invalid_grant]\n  \"code\": [invalid_scope]"],
-         "broken.yaml:7:3: error: the key code appears twice in one mapping"),
+         "broken.yaml:8:3: error: the key 'code' is given again in this mapping (first on line 7); keep one"),
     ])
     func matrixMistakes(_ replacements: [String: String], _ expected: String) {
         var yaml = Self.matrixScenario.replacingOccurrences(of: ", status: \"{status}\"", with: "")

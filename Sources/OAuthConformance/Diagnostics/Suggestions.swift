@@ -2,8 +2,14 @@
 enum Suggestions {
     static func closest(to word: String, among candidates: [String]) -> String? {
         let limit = max(2, word.count / 3)
+        let lowercased = word.lowercased()
+        let length = lowercased.unicodeScalars.count
         return candidates
-            .map { (candidate: $0, distance: editDistance(word.lowercased(), $0.lowercased())) }
+            // Words whose lengths differ by more than the limit cannot be within it; skipping them
+            // keeps a file of thousands of unknown keys quick.
+            .map { (candidate: $0, lowercased: $0.lowercased()) }
+            .filter { abs($0.lowercased.unicodeScalars.count - length) <= limit }
+            .map { (candidate: $0.candidate, distance: editDistance(lowercased, $0.lowercased)) }
             .filter { $0.distance <= limit }
             .min { $0.distance < $1.distance }?
             .candidate
@@ -18,13 +24,15 @@ enum Suggestions {
         let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
+        // Two rows, reused: the table is rebuilt for every candidate of every unknown word.
         var previous = Array(0...b.count)
+        var current = previous
         for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
+            current[0] = i
             for j in 1...b.count {
                 current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
             }
-            previous = current
+            swap(&previous, &current)
         }
         return previous[b.count]
     }

@@ -133,7 +133,9 @@ struct RuleDecoder {
         let forms = ["garbage", "dribble", "hold_until_request"]
         guard let transport = reader.mapping(node, "transport", allowedKeys: forms), let form = transport.exactlyOne(of: forms)
         else { return nil }
-        if form == "garbage" { return reader.string(transport["garbage"]!, "transport.garbage").map(Delivery.garbage) }
+        if form == "garbage" {
+            return reader.anyText(transport["garbage"]!, "transport.garbage").map(Delivery.garbage)
+        }
         if form == "hold_until_request" {
             return reader.int(transport["hold_until_request"]!, "transport.hold_until_request", in: 1...1_000_000).map(Delivery.heldUntilRequest)
         }
@@ -198,13 +200,16 @@ struct RuleDecoder {
         var headers: [HeaderField] = []
         if let headersNode = respond["headers"], case .mapping(let mapping) = headersNode {
             for (nameNode, valueNode) in mapping {
-                guard let name = reader.string(nameNode, "a header name"), let value = reader.string(valueNode, "header \(name)") else { continue }
+                guard let name = reader.string(nameNode, "a header name"),
+                      let value = reader.anyText(valueNode, "header \(name)")
+                else { continue }
                 let field = HeaderField(name, value)
                 if !field.hasTokenName {
                     reader.error("header name '\(name)' is not an HTTP token (RFC 9110 §5.1): letters, digits and !#$%&'*+-.^_`|~ only", at: nameNode)
                 } else if !field.hasSendableValue {
                     reader.error("header \(name): a value cannot hold CR, LF or NUL (RFC 9110 §5.5)", at: valueNode)
-                } else {
+                } else if reader.printable(value, "header \(name)", at: valueNode) != nil {
+                    // The provider could send the other controls; the client would refuse the whole response.
                     headers.append(field)
                 }
             }

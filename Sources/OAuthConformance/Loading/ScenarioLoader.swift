@@ -20,7 +20,7 @@ public enum ScenarioLoader {
                 diagnostics.error("cannot read the file", at: SourceLocation(file: file, line: 1, column: 1))
                 continue
             }
-            scenarios += decode(String(decoding: data, as: UTF8.self), file: file, diagnostics: diagnostics)
+            scenarios += decode(data, file: file, diagnostics: diagnostics)
         }
         reportDuplicateIDs(scenarios, diagnostics: diagnostics)
         return Result(scenarios: scenarios, diagnostics: diagnostics.diagnostics)
@@ -29,17 +29,35 @@ public enum ScenarioLoader {
     /// Scenario files are a few kilobytes; past this, parsing is refused rather than left to take its time.
     static let largestFile = 1 << 20
 
+    /// Decodes a file's bytes: UTF-8 text (a byte-order mark is allowed) holding one scenario, or a list of them.
+    public static func decode(_ data: Data, file: String, diagnostics: DiagnosticCollector) -> [Scenario] {
+        guard isSmallEnough(data.count, file: file, diagnostics: diagnostics),
+              let text = SourceText.decode(data, file: file, diagnostics: diagnostics)
+        else { return [] }
+        return decode(text, file: file, diagnostics: diagnostics)
+    }
+
     /// Decodes YAML text holding one scenario, or a list of them.
     public static func decode(_ text: String, file: String, diagnostics: DiagnosticCollector) -> [Scenario] {
-        guard text.utf8.count <= largestFile else {
-            diagnostics.error("the file is larger than 1 MiB; a scenario file is a few kilobytes", at: SourceLocation(file: file, line: 1, column: 1))
+        guard isSmallEnough(text.utf8.count, file: file, diagnostics: diagnostics) else { return [] }
+        let reader = YAMLReader(file: file, diagnostics: diagnostics)
+        guard let document = YAMLDocument.read(text, file: file, holding: "a scenario", diagnostics: diagnostics) else {
             return []
         }
-        let reader = YAMLReader(file: file, diagnostics: diagnostics)
-        guard let root = YAMLSyntaxProblem.document(text, file: file, holding: "a scenario", diagnostics: diagnostics) else { return [] }
+        ExplicitTags(document: document, diagnostics: diagnostics, file: file).report()
+        let root = document.root
         let items: [Node] = if case .sequence(let items) = root { Array(items) } else { [root] }
         if items.isEmpty { reader.error("the file holds an empty list; it should hold a scenario or a list of them", at: root) }
         return items.flatMap { decodeExpanded($0, reader: reader) }
+    }
+
+    private static func isSmallEnough(_ byteCount: Int, file: String, diagnostics: DiagnosticCollector) -> Bool {
+        guard byteCount > largestFile else { return true }
+        diagnostics.error(
+            "the file is larger than 1 MiB; a scenario file is a few kilobytes",
+            at: SourceLocation(file: file, line: 1, column: 1)
+        )
+        return false
     }
 
     /// One scenario, once per combination of its matrix. A problem outside the parameterised
@@ -94,52 +112,6 @@ public enum ScenarioLoader {
                 firstFile[scenario.id] = scenario.file ?? "code"
             }
         }
-    }
-}
-
-/// A YAML syntax error as a message and a position.
-/// A YAML syntax error as a diagnostic, with the position Yams reports.
-struct YAMLSyntaxProblem {
-    let message: String
-    let mark: Mark?
-
-    /// The file's YAML document, or `nil` with the problem reported: a syntax error, or an empty
-    /// file where one should hold `what`.
-    static func document(_ text: String, file: String, holding what: String, diagnostics: DiagnosticCollector) -> Node? {
-        do {
-            guard let document = try Yams.compose(yaml: text) else {
-                diagnostics.error("the file is empty; it should hold \(what)", at: SourceLocation(file: file, line: 1, column: 1))
-                return nil
-            }
-            return document
-        } catch {
-            let problem = YAMLSyntaxProblem(error)
-            diagnostics.error(problem.message, at: problem.location(in: file))
-            return nil
-        }
-    }
-
-    init(_ error: any Error) {
-        guard let yamlError = error as? YamlError else {
-            (message, mark) = ("invalid YAML: \(error)", nil)
-            return
-        }
-        switch yamlError {
-        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
-             .composer(let context, let problem, let mark, _):
-            let detail = context.map { " \($0.text)" } ?? ""
-            (message, self.mark) = ("invalid YAML: \(problem)\(detail)", mark)
-        case .duplicatedKeysInMapping(let duplicates, let context):
-            (message, mark) = ("the key \(duplicates.joined(separator: ", ")) appears twice in one mapping", context.mark)
-        case .reader(let problem, _, _, _):
-            (message, mark) = ("the file is not valid UTF-8 text: \(problem)", nil)
-        default:
-            (message, mark) = ("invalid YAML: \(yamlError)", nil)
-        }
-    }
-
-    func location(in file: String) -> SourceLocation {
-        SourceLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1)
     }
 }
 

@@ -29,7 +29,10 @@ struct YAMLReader {
                 continue
             }
             guard allowedKeys.contains(scalar.string) else {
-                error("unknown key '\(scalar.string)' in \(what)\(Suggestions.didYouMean(scalar.string, among: allowedKeys)) (allowed: \(Self.list(allowedKeys)))", at: key)
+                let suggestion = Suggestions.didYouMean(scalar.string, among: allowedKeys)
+                let allowed = "(allowed: \(Self.list(allowedKeys)))"
+                let name = ControlCharacters.visible(scalar.string)
+                error("unknown key '\(name)' in \(what)\(suggestion) \(allowed)", at: key)
                 continue
             }
             entries[scalar.string] = (key, value)
@@ -52,6 +55,11 @@ struct YAMLReader {
     }
 
     func string(_ node: Node, _ what: String) -> String? {
+        anyText(node, what).flatMap { printable($0, what, at: node) }
+    }
+
+    /// Text that stands for bytes, not words (`transport.garbage`): control characters are its point.
+    func anyText(_ node: Node, _ what: String) -> String? {
         guard case .scalar(let scalar) = node, node.tagName != .null else {
             error("\(what) must be text, not \(Self.describe(node))", at: node)
             return nil
@@ -128,7 +136,7 @@ struct YAMLReader {
             case .bool: return node.bool.map(JSONValue.bool)
             case .int: return Int(scalar.string).map(JSONValue.integer) ?? node.float.map(JSONValue.number)
             case .float: return node.float.map(JSONValue.number)
-            default: return .string(scalar.string)
+            default: return printable(scalar.string, what, at: node).map(JSONValue.string)
             }
         case .sequence(let sequence):
             return .array(sequence.compactMap { json($0, what) })
@@ -153,7 +161,20 @@ struct YAMLReader {
             error("\(what) must be a value like '\(example)', not \(Self.describe(node))", at: node)
             return nil
         }
-        return scalar.string
+        return printable(scalar.string, what, at: node)
+    }
+
+    /// The text, or `nil` with an error when it holds a control character (see `ControlCharacters`).
+    /// Only an escape in a double-quoted value can put one there: the file itself is refused
+    /// for one before it is parsed.
+    func printable(_ text: String, _ what: String, at node: Node) -> String? {
+        guard let (scalar, offset) = ControlCharacters.first(in: text) else { return text }
+        error(
+            "\(what) holds the control character \(ControlCharacters.name(of: scalar)) (character \(offset + 1)); "
+                + "text may hold tabs and line breaks, no other control characters",
+            at: node
+        )
+        return nil
     }
 
     /// The position `offset` characters into a scalar, past its opening quote when it has one.
@@ -169,7 +190,7 @@ struct YAMLReader {
         case .scalar(let scalar):
             if node.tagName == .null { return "nothing (null)" }
             let text = scalar.string.count > 40 ? String(scalar.string.prefix(40)) + "…" : scalar.string
-            return "'\(text)'"
+            return "'\(ControlCharacters.visible(text))'"
         case .mapping: return "a mapping"
         case .sequence: return "a list"
         case .alias: return "an alias"
