@@ -80,6 +80,32 @@ struct AdapterSuiteTests {
         #expect(factory.profile.name == file.replacingOccurrences(of: ".yaml", with: ""))
     }
 
+    /// A second conforming client, written apart from the reference client and unlike it wherever
+    /// the RFCs allow (callers wait for a refresh under way; no proactive refresh at all, or a
+    /// five-minute window; client authentication in the body; one bounded retry after a 5xx; in
+    /// Python, out of process, under libfaketime). A scenario it fails is a defect of the scenario.
+    static let independentProfiles = ["independent-reactive.yaml", "independent-proactive.yaml"]
+
+    @Test("the independent conforming client passes every scenario it declares, in both of its designs, with no expected failures", arguments: independentProfiles)
+    func independentClientConforms(_ file: String) async throws {
+        let venv = Self.adapters.appendingPathComponent("python/.venv/bin/python").path
+        try #require(FileManager.default.isExecutableFile(atPath: venv), "run Adapters/python/install.sh (scripts/test does)")
+        let loaded = AdapterProfileLoader.load(path: Self.adapters.appendingPathComponent("python/\(file)").path)
+        let profile = try #require(loaded.profile, "\(loaded.diagnostics.map(\.description))")
+        #expect(profile.expectedFailures.isEmpty)
+        let factory = AdapterClientFactory(profile: profile)
+        let run = await SuiteRunner(scenarioRunner: profile.scenarioRunner, jobs: 2).run(try Fixtures.builtInScenarios(), with: factory)
+        await factory.stop()
+        for result in run.results where result.verdict != .passed {
+            if case .skipped = result.verdict { continue }
+            Issue.record("\(result.scenario.id): \(Self.summary(result))")
+        }
+        let skipped = run.results.filter { if case .skipped = $0.verdict { true } else { false } }
+        // Only what the design leaves out: pinning, and for the reactive one proactive refresh.
+        #expect(skipped.count <= (profile.capabilities.contains(.proactiveRefresh) ? 1 : 6), "\(skipped.map(\.scenario.id))")
+        #expect(run.results.count { $0.verdict == .passed } >= 95)
+    }
+
     @Test("conformance run --client runs the suite through the profile's adapter and names it in the report")
     func commandLine() async throws {
         let scratch = try PackageFiles.temporaryDirectory()

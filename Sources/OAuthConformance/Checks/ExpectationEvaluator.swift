@@ -18,14 +18,17 @@ public struct ExpectationEvaluator: Sendable {
     }
 
     /// Every check of the scenario, each at its level: a step's stated outcome at the scenario's,
-    /// an expectation at its own or the scenario's.
+    /// an expectation at its own or the scenario's; an expectation that requires a capability the
+    /// client does not declare is left out.
     public func evaluate(_ scenario: Scenario) -> [CheckResult] {
         var judge = self
         judge.clientSecret = scenario.provider.client.secret
         judge.userPassword = scenario.provider.user.password
         let outcomes = judge.stepOutcomeChecks().map { $0.at(scenario.level) }
-        let expectations = scenario.expectations.enumerated().map { index, expectation in
-            judge.check(expectation).at(scenario.level(ofExpectationAt: index))
+        let declared = transcript.profile.capabilities
+        let expectations = scenario.expectations.enumerated().compactMap { index, expectation -> CheckResult? in
+            guard (scenario.expectationRequirements[index] ?? []).allSatisfy(declared.contains) else { return nil }
+            return judge.check(expectation).at(scenario.level(ofExpectationAt: index))
         }
         return outcomes + expectations
     }

@@ -7,23 +7,35 @@ struct ExpectationDecoder {
 
     static let expectationForms = ["every_step", "count", "request", "first", "order", "never", "error_messages"]
 
-    /// The expectations, and the level of each that states its own (`level: SHOULD` beside it),
-    /// by index.
-    func decode(_ node: Node) -> (expectations: [Expectation], levels: [Int: Level])? {
+    /// The expectations, with the level of each that states its own (`level: SHOULD` beside it)
+    /// and the capabilities of each that is judged only for clients declaring them
+    /// (`requires: [proactive_refresh]` beside it), by index.
+    func decode(_ node: Node) -> (expectations: [Expectation], levels: [Int: Level], requirements: [Int: [Capability]])? {
         guard let items = reader.sequence(node, "expect") else { return nil }
         if items.isEmpty { reader.error("expect is empty; a scenario that expects nothing cannot fail", at: node) }
         let expectations = items.map(expectation)
         var levels: [Int: Level?] = [:]
+        var requirements: [Int: [Capability]?] = [:]
         for (index, item) in items.enumerated() {
-            guard case .mapping(let mapping) = item, let node = mapping["level"] else { continue }
-            levels[index] = reader.enumeration(node, "level", as: Level.self)
+            guard case .mapping(let mapping) = item else { continue }
+            if let node = mapping["level"] { levels[index] = reader.enumeration(node, "level", as: Level.self) }
+            if let node = mapping["requires"] { requirements[index] = capabilities(node) }
         }
-        guard !expectations.contains(where: { $0 == nil }), !levels.values.contains(where: { $0 == nil }) else { return nil }
-        return (expectations.compactMap { $0 }, levels.compactMapValues { $0 })
+        guard !expectations.contains(where: { $0 == nil }), !levels.values.contains(where: { $0 == nil }),
+              !requirements.values.contains(where: { $0 == nil })
+        else { return nil }
+        return (expectations.compactMap { $0 }, levels.compactMapValues { $0 }, requirements.compactMapValues { $0 })
+    }
+
+    /// `requires: [proactive_refresh]` or `requires: proactive_refresh`; nil when one is not a capability.
+    private func capabilities(_ node: Node) -> [Capability]? {
+        let items: [Node] = if case .scalar = node { [node] } else { reader.sequence(node, "requires") ?? [] }
+        let capabilities = items.compactMap { reader.enumeration($0, "capability", as: Capability.self) }
+        return capabilities.count == items.count && !items.isEmpty ? capabilities : nil
     }
 
     private func expectation(_ node: Node) -> Expectation? {
-        guard let item = reader.mapping(node, "an expectation", allowedKeys: Self.expectationForms + ["carries", "parameters", "within", "level"]),
+        guard let item = reader.mapping(node, "an expectation", allowedKeys: Self.expectationForms + ["carries", "parameters", "within", "level", "requires"]),
               let form = item.exactlyOne(of: Self.expectationForms), let body = item[form]
         else { return nil }
         for key in ["carries", "parameters"] where form != "request" {

@@ -29,7 +29,7 @@ struct ScenarioDecoder {
         return Scenario(
             id: id, title: title, summary: summary, area: area, level: level, spec: spec, tags: tags, requires: requires,
             provider: provider, steps: steps, expectations: expect.expectations, expectationLevels: expect.levels,
-            parameters: parameters, file: reader.file
+            expectationRequirements: expect.requirements, parameters: parameters, file: reader.file
         )
     }
 

@@ -138,12 +138,12 @@ public struct RequestFilter: Sendable, Equatable, CustomStringConvertible {
 public enum BearerFilter: Sendable, Equatable, CustomStringConvertible {
     /// `Authorization: Bearer` with this issued access token.
     case token(TokenReference)
-    /// No bearer token at all: the request went out unauthenticated.
+    /// No bearer token at all (or an empty one): the request went out unauthenticated.
     case none
 
     func matches(_ presented: String?, issuedTokens: [IssuedToken]) -> Bool {
         switch self {
-        case .none: presented == nil
+        case .none: presented?.isEmpty ?? true
         case .token(let reference): presented != nil && presented == reference.resolve(in: issuedTokens)?.value
         }
     }

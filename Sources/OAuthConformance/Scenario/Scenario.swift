@@ -20,6 +20,10 @@ public struct Scenario: Sendable, Equatable {
     /// The level of each expectation that states its own (`level:` beside it), by its index in
     /// `expectations`; the others take the scenario's `level`.
     public var expectationLevels: [Int: Level]
+    /// The capabilities an expectation needs to be judged (`requires:` beside it), by its index in
+    /// `expectations`: for a client that lacks one, that check is not judged, and the rest of the
+    /// scenario still is. A check about a behaviour only some designs have gates only itself.
+    public var expectationRequirements: [Int: [Capability]]
     /// The matrix combination this scenario was made from, e.g. `["code": "invalid_grant"]`;
     /// empty for a scenario without a matrix.
     public var parameters: [String: String]
@@ -29,7 +33,8 @@ public struct Scenario: Sendable, Equatable {
     public init(
         id: String, title: String, summary: String? = nil, area: Area, level: Level, spec: [String] = [], tags: [String] = [],
         requires: [Capability] = [], provider: ProviderSettings = .init(), steps: [Step], expectations: [Expectation],
-        expectationLevels: [Int: Level] = [:], parameters: [String: String] = [:], file: String? = nil
+        expectationLevels: [Int: Level] = [:], expectationRequirements: [Int: [Capability]] = [:],
+        parameters: [String: String] = [:], file: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -43,6 +48,7 @@ public struct Scenario: Sendable, Equatable {
         self.steps = steps
         self.expectations = expectations
         self.expectationLevels = expectationLevels
+        self.expectationRequirements = expectationRequirements
         self.parameters = parameters
         self.file = file
     }

@@ -35,7 +35,8 @@ public enum ScenarioExplanation {
             step.expectedOutcome.map { "step \(index + 1) (\(step.action.text)) ends in \($0) [\(scenario.level.rawValue)]" }
         }
         return outcomes + scenario.expectations.enumerated().map { index, expectation in
-            "\(expectation.statement) [\(scenario.level(ofExpectationAt: index).rawValue)]"
+            let requires = scenario.expectationRequirements[index].map { "; for clients with " + $0.map(\.rawValue).joined(separator: ", ") } ?? ""
+            return "\(expectation.statement) [\(scenario.level(ofExpectationAt: index).rawValue)\(requires)]"
         }
     }
 
