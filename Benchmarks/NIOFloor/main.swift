@@ -18,7 +18,8 @@ guard arguments.count == 3, let port = Int(arguments[1]) else {
 }
 let body = arguments[2]
 // The header fields the provider sends with a token response.
-let answer = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nCache-Control: no-store\r\nPragma: no-cache\r\n"
+let answer =
+    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nCache-Control: no-store\r\nPragma: no-cache\r\n"
     + "Content-Length: \(body.utf8.count)\r\nConnection: keep-alive\r\n\r\n\(body)"
 
 final class FixedAnswerHandler: ChannelInboundHandler, Sendable {

@@ -28,14 +28,26 @@ final class AuthorizationCodes: Sendable {
     private let codes = Mutex<[String: AuthorizationCode]>([:])
     private let counter = Mutex(0)
 
-    func issue(clientID: String, redirectURI: String?, challenge: String?, method: CodeChallengeMethod?, subject: String, at now: Duration) -> String {
+    func issue(
+        clientID: String,
+        redirectURI: String?,
+        challenge: String?,
+        method: CodeChallengeMethod?,
+        subject: String,
+        at now: Duration
+    ) -> String {
         let ordinal = counter.withLock { value in
             value += 1
             return value
         }
         let code = AuthorizationCode(
-            value: "code-\(ordinal)", clientID: clientID, redirectURI: redirectURI, challenge: challenge,
-            challengeMethod: method, subject: subject, issuedAt: now
+            value: "code-\(ordinal)",
+            clientID: clientID,
+            redirectURI: redirectURI,
+            challenge: challenge,
+            challengeMethod: method,
+            subject: subject,
+            issuedAt: now
         )
         codes.withLock { $0[code.value] = code }
         return code.value

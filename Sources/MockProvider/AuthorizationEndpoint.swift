@@ -17,19 +17,32 @@ struct AuthorizationEndpoint: Sendable {
         }
         let state = query["state"]
         guard query["response_type"] == "code" else {
-            return Self.redirect(to: redirectURI, ["error": "unsupported_response_type", "state": state, "iss": issuer])
+            return Self.redirect(
+                to: redirectURI,
+                ["error": "unsupported_response_type", "state": state, "iss": issuer]
+            )
         }
         var method: CodeChallengeMethod?
         if let challenge = query["code_challenge"] {
             // RFC 7636 §4.3: a challenge without a method is "plain".
             method = CodeChallengeMethod(rawValue: query["code_challenge_method"] ?? "plain")
             guard method != nil, !challenge.isEmpty else {
-                return Self.redirect(to: redirectURI, ["error": "invalid_request", "error_description": "unsupported code_challenge_method", "state": state, "iss": issuer])
+                return Self.redirect(
+                    to: redirectURI,
+                    [
+                        "error": "invalid_request", "error_description": "unsupported code_challenge_method",
+                        "state": state, "iss": issuer,
+                    ]
+                )
             }
         }
         let code = codes.issue(
-            clientID: settings.client.id, redirectURI: query["redirect_uri"], challenge: query["code_challenge"],
-            method: method, subject: settings.user.username, at: now
+            clientID: settings.client.id,
+            redirectURI: query["redirect_uri"],
+            challenge: query["code_challenge"],
+            method: method,
+            subject: settings.user.username,
+            at: now
         )
         return Self.redirect(to: redirectURI, ["code": code, "state": state, "iss": issuer])
     }
@@ -44,7 +57,8 @@ struct AuthorizationEndpoint: Sendable {
     static func matches(registered: String, given: String) -> Bool {
         if registered == given { return true }
         guard var registeredParts = URLComponents(string: registered), var givenParts = URLComponents(string: given),
-              registeredParts.scheme == "http", ["127.0.0.1", "localhost", "[::1]", "::1"].contains(registeredParts.host ?? "")
+            registeredParts.scheme == "http",
+            ["127.0.0.1", "localhost", "[::1]", "::1"].contains(registeredParts.host ?? "")
         else { return false }
         registeredParts.port = nil
         givenParts.port = nil
@@ -58,12 +72,18 @@ struct AuthorizationEndpoint: Sendable {
             if let value { items.append(URLQueryItem(name: name, value: value)) }
         }
         components.queryItems = items
-        return ProviderResponse(status: 302, headers: [HeaderField("Location", components.string ?? redirectURI), HeaderField("Cache-Control", "no-store")])
+        return ProviderResponse(
+            status: 302,
+            headers: [
+                HeaderField("Location", components.string ?? redirectURI), HeaderField("Cache-Control", "no-store"),
+            ]
+        )
     }
 
     static func errorPage(_ reason: String) -> ProviderResponse {
         ProviderResponse(
-            status: 400, headers: [HeaderField("Content-Type", "text/html; charset=utf-8")],
+            status: 400,
+            headers: [HeaderField("Content-Type", "text/html; charset=utf-8")],
             body: "<!doctype html><title>Authorization error</title><h1>Authorization error</h1><p>\(reason)</p>\n"
         )
     }

@@ -6,7 +6,9 @@ struct AuthorizationResponseEditor {
     let previousState: String?
 
     func edit(_ response: ProviderResponse) -> ProviderResponse {
-        guard response.status == 302, let location = response.header("Location"), var url = URLComponents(string: location) else {
+        guard response.status == 302, let location = response.header("Location"),
+            var url = URLComponents(string: location)
+        else {
             return response
         }
         var items = url.queryItems ?? []
@@ -23,13 +25,18 @@ struct AuthorizationResponseEditor {
         return edited
     }
 
-    private func apply(_ change: AuthorizationResponseAlteration.Change?, to name: String, in items: inout [URLQueryItem]) {
+    private func apply(
+        _ change: AuthorizationResponseAlteration.Change?,
+        to name: String,
+        in items: inout [URLQueryItem]
+    ) {
         guard let change else { return }
-        let replacement: String? = switch change {
-        case .omit: nil
-        case .replace(let value): value
-        case .previous: previousState
-        }
+        let replacement: String? =
+            switch change {
+            case .omit: nil
+            case .replace(let value): value
+            case .previous: previousState
+            }
         items.removeAll { $0.name == name }
         if let replacement { items.append(URLQueryItem(name: name, value: replacement)) }
     }

@@ -13,7 +13,8 @@ struct ClientAuthenticator: Sendable {
 
     init(client: ClientCredentials) {
         self.client = client
-        let needsNoEncoding = client.id.utf8.allSatisfy(ASCII.isUnreserved) && client.secret.utf8.allSatisfy(ASCII.isUnreserved)
+        let needsNoEncoding =
+            client.id.utf8.allSatisfy(ASCII.isUnreserved) && client.secret.utf8.allSatisfy(ASCII.isUnreserved)
         self.canonicalBasic = needsNoEncoding ? Data("\(client.id):\(client.secret)".utf8).base64EncodedString() : nil
     }
 
@@ -30,7 +31,9 @@ struct ClientAuthenticator: Sendable {
         let bodyID = request.formField("client_id")
         let bodySecret = request.formField("client_secret")
         if basic != nil, bodySecret != nil {
-            return .oauthError(ScriptedOAuthError(code: "invalid_request", description: "more than one client authentication method"))
+            return .oauthError(
+                ScriptedOAuthError(code: "invalid_request", description: "more than one client authentication method")
+            )
         }
         let presented = basic ?? bodyID.map { ClientCredentials(id: $0, secret: bodySecret ?? "") }
         guard presented == client else {
@@ -45,16 +48,20 @@ struct ClientAuthenticator: Sendable {
 
     private func basicCredentials(_ authorization: String) -> ClientCredentials? {
         guard let presented = ProviderRequest.credentialBytes(ofScheme: "basic", in: authorization) else { return nil }
-        return presented == canonicalBasic?[...] ? client : Self.decodeBasic(ProviderRequest.trimmingWhitespace(presented))
+        return presented == canonicalBasic?[...]
+            ? client : Self.decodeBasic(ProviderRequest.trimmingWhitespace(presented))
     }
 
     private static func decodeBasic(_ encoded: String) -> ClientCredentials? {
         guard let data = Data(base64Encoded: encoded),
-              let decoded = String(data: data, encoding: .utf8)
+            let decoded = String(data: data, encoding: .utf8)
         else { return nil }
         let parts = decoded.splitASCII(":", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2 else { return nil }
-        return ClientCredentials(id: FormField.formDecode(String(parts[0])), secret: FormField.formDecode(String(parts[1])))
+        return ClientCredentials(
+            id: FormField.formDecode(String(parts[0])),
+            secret: FormField.formDecode(String(parts[1]))
+        )
     }
 
     /// POST only, as RFC 6749 §3.2, RFC 7009 §2.1 and RFC 7662 §2.1 require.

@@ -65,7 +65,9 @@ final class HTTPExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var deadlineCheckAt = NIODeadline.distantFuture
 
     init(
-        maximumBodySize: Int, listener: Listener, deadlines: ReadDeadlines,
+        maximumBodySize: Int,
+        listener: Listener,
+        deadlines: ReadDeadlines,
         requestsReceived: @escaping @Sendable () -> Int = { .max },
         respond: @escaping @Sendable (ProviderRequest) -> ProviderReply
     ) {
@@ -107,7 +109,9 @@ final class HTTPExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
                     body: body.map { String(buffer: $0) } ?? "",
                     listener: listener
                 ),
-                version: head.version, keepAlive: head.isKeepAlive, isHead: head.method == .HEAD
+                version: head.version,
+                keepAlive: head.isKeepAlive,
+                isHead: head.method == .HEAD
             )
             if answering {
                 waiting.append(exchange)
@@ -256,7 +260,7 @@ final class HTTPExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// close waits for an empty write behind them: it completes only once they are all out.
     private func closeIfEverythingAnswered(context: ChannelHandlerContext) {
         guard inputClosed, !answering, waiting.isEmpty else { return }
-        answering = true    // the close is the last thing this connection does
+        answering = true  // the close is the last thing this connection does
         send(context.channel.allocator.buffer(capacity: 0), keepAlive: false, context: context)
     }
 
@@ -264,7 +268,16 @@ final class HTTPExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func refuse(_ status: Int, _ body: String, version: HTTPVersion, context: ChannelHandlerContext) {
         answering = true
         let response = ProviderResponse(status: status, body: body)
-        send(HTTPResponseWriter.bytes(of: response, version: version, keepAlive: false, allocator: context.channel.allocator), keepAlive: false, context: context)
+        send(
+            HTTPResponseWriter.bytes(
+                of: response,
+                version: version,
+                keepAlive: false,
+                allocator: context.channel.allocator
+            ),
+            keepAlive: false,
+            context: context
+        )
     }
 
     private func deliver(_ reply: ProviderReply, for exchange: Exchange, context: ChannelHandlerContext) {
@@ -298,7 +311,11 @@ final class HTTPExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func write(_ response: ProviderResponse, for exchange: Exchange, context: ChannelHandlerContext) {
         let bytes = HTTPResponseWriter.bytes(
-            of: response, version: exchange.version, keepAlive: exchange.keepAlive, omittingBody: exchange.isHead, allocator: context.channel.allocator
+            of: response,
+            version: exchange.version,
+            keepAlive: exchange.keepAlive,
+            omittingBody: exchange.isHead,
+            allocator: context.channel.allocator
         )
         send(bytes, keepAlive: exchange.keepAlive, context: context)
     }
@@ -317,7 +334,13 @@ final class HTTPExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// Writes the response once request no. `number` has arrived, looking every 5 ms.
-    private func hold(_ response: ProviderResponse, for exchange: Exchange, until number: Int, checksLeft: Int, context: ChannelHandlerContext) {
+    private func hold(
+        _ response: ProviderResponse,
+        for exchange: Exchange,
+        until number: Int,
+        checksLeft: Int,
+        context: ChannelHandlerContext
+    ) {
         guard requestsReceived() < number, checksLeft > 0 else {
             write(response, for: exchange, context: context)
             return
@@ -327,19 +350,36 @@ final class HTTPExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    private func dribble(_ response: ProviderResponse, for exchange: Exchange, chunkSize: Int, interval: Duration, context: ChannelHandlerContext) {
+    private func dribble(
+        _ response: ProviderResponse,
+        for exchange: Exchange,
+        chunkSize: Int,
+        interval: Duration,
+        context: ChannelHandlerContext
+    ) {
         var head = context.channel.allocator.buffer(capacity: 256)
         var body = context.channel.allocator.buffer(string: exchange.isHead ? "" : response.body)
         HTTPResponseWriter.writeHead(
-            of: response, bodySize: response.body.utf8.count, version: exchange.version, keepAlive: exchange.keepAlive, into: &head
+            of: response,
+            bodySize: response.body.utf8.count,
+            version: exchange.version,
+            keepAlive: exchange.keepAlive,
+            into: &head
         )
         context.writeAndFlush(wrapOutboundOut(head), promise: nil)
         var chunks: [ByteBuffer] = []
-        while body.readableBytes > 0, let chunk = body.readSlice(length: min(chunkSize, body.readableBytes)) { chunks.append(chunk) }
+        while body.readableBytes > 0, let chunk = body.readSlice(length: min(chunkSize, body.readableBytes)) {
+            chunks.append(chunk)
+        }
         sendChunks(ArraySlice(chunks), every: interval, keepAlive: exchange.keepAlive, context: context)
     }
 
-    private func sendChunks(_ chunks: ArraySlice<ByteBuffer>, every interval: Duration, keepAlive: Bool, context: ChannelHandlerContext) {
+    private func sendChunks(
+        _ chunks: ArraySlice<ByteBuffer>,
+        every interval: Duration,
+        keepAlive: Bool,
+        context: ChannelHandlerContext
+    ) {
         guard let chunk = chunks.first else {
             send(context.channel.allocator.buffer(capacity: 0), keepAlive: keepAlive, context: context)
             return
@@ -351,7 +391,11 @@ final class HTTPExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// Runs `work` on this connection's event loop after `delay`, if the connection is still open.
-    private func later(_ delay: Duration, _ context: ChannelHandlerContext, _ work: @escaping (HTTPExchangeHandler, ChannelHandlerContext) -> Void) {
+    private func later(
+        _ delay: Duration,
+        _ context: ChannelHandlerContext,
+        _ work: @escaping (HTTPExchangeHandler, ChannelHandlerContext) -> Void
+    ) {
         let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         context.eventLoop.scheduleTask(in: TimeAmount(delay)) {
             let (handler, context) = bound.value

@@ -8,7 +8,11 @@ import NIOHTTP1
 enum HTTPResponseWriter {
     /// The whole answer; a response to HEAD carries no body (RFC 9110 §9.3.2) but still its length.
     static func bytes(
-        of response: ProviderResponse, version: HTTPVersion, keepAlive: Bool, omittingBody: Bool = false, allocator: ByteBufferAllocator
+        of response: ProviderResponse,
+        version: HTTPVersion,
+        keepAlive: Bool,
+        omittingBody: Bool = false,
+        allocator: ByteBufferAllocator
     ) -> ByteBuffer {
         let bodySize = response.body.utf8.count
         var buffer = allocator.buffer(capacity: 128 + response.headers.count * 48 + (omittingBody ? 0 : bodySize))
@@ -19,7 +23,13 @@ enum HTTPResponseWriter {
 
     /// The status line and the header fields. The framing headers are the server's: scripted
     /// `Content-Length` and `Connection` fields are dropped, and the real ones go last.
-    static func writeHead(of response: ProviderResponse, bodySize: Int, version: HTTPVersion, keepAlive: Bool, into buffer: inout ByteBuffer) {
+    static func writeHead(
+        of response: ProviderResponse,
+        bodySize: Int,
+        version: HTTPVersion,
+        keepAlive: Bool,
+        into buffer: inout ByteBuffer
+    ) {
         buffer.writeStaticString("HTTP/")
         buffer.writeString(String(version.major))
         buffer.writeStaticString(".")

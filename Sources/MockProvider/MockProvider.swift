@@ -23,8 +23,11 @@ public final class MockProvider: Sendable {
     /// - Parameter tokenCapacity: how many issued tokens the provider remembers; past it, the
     ///   oldest are forgotten (and no longer accepted), so a long-running provider stays bounded.
     public init(
-        settings: ProviderSettings = .init(), clock: VirtualClock = VirtualClock(), journal: Journal = Journal(),
-        tokenCapacity: Int = 100_000, logger: Logger? = nil
+        settings: ProviderSettings = .init(),
+        clock: VirtualClock = VirtualClock(),
+        journal: Journal = Journal(),
+        tokenCapacity: Int = 100_000,
+        logger: Logger? = nil
     ) {
         self.logger = logger
         let ledger = TokenLedger(policy: settings.tokens, capacity: tokenCapacity)
@@ -35,11 +38,21 @@ public final class MockProvider: Sendable {
         self.journal = journal
         self.ledger = ledger
         self.rules = RuleEngine(rules: settings.rules)
-        self.tokenEndpoint = TokenEndpoint(settings: settings, authenticator: authenticator, ledger: ledger, codes: codes)
+        self.tokenEndpoint = TokenEndpoint(
+            settings: settings,
+            authenticator: authenticator,
+            ledger: ledger,
+            codes: codes
+        )
         self.resourceEndpoint = ResourceEndpoint(ledger: ledger)
         self.authorizationEndpoint = AuthorizationEndpoint(settings: settings, codes: codes)
         self.revocationEndpoint = RevocationEndpoint(authenticator: authenticator, ledger: ledger)
-        self.introspectionEndpoint = IntrospectionEndpoint(settings: settings, authenticator: authenticator, ledger: ledger, clock: clock)
+        self.introspectionEndpoint = IntrospectionEndpoint(
+            settings: settings,
+            authenticator: authenticator,
+            ledger: ledger,
+            clock: clock
+        )
         self.jitter = JitterSource(seed: settings.seed)
     }
 
@@ -58,17 +71,31 @@ public final class MockProvider: Sendable {
         let delivery = decision?.delivery ?? .immediate
         journal.record { sequence in
             JournalEntry(
-                sequence: sequence, at: now, request: request, response: response,
-                endpoint: endpoint, grant: grant, appliedRule: decision?.ruleIndex, delivery: delivery
+                sequence: sequence,
+                at: now,
+                request: request,
+                response: response,
+                endpoint: endpoint,
+                grant: grant,
+                appliedRule: decision?.ruleIndex,
+                delivery: delivery
             )
         }
-        logger?.info(Self.logMessage(request, response.status, delivery, rule: decision?.ruleIndex), source: "MockProvider")
+        logger?.info(
+            Self.logMessage(request, response.status, delivery, rule: decision?.ruleIndex),
+            source: "MockProvider"
+        )
         return ProviderReply(response, delivery: jitter.resolve(delivery))
     }
 
     /// `POST /token → 503 (delayed 2.0 seconds) [rule 1]`, built in one string of the right size: the
     /// line is written for every request `serve` receives.
-    private static func logMessage(_ request: ProviderRequest, _ status: Int, _ delivery: Delivery, rule: Int?) -> Logger.Message {
+    private static func logMessage(
+        _ request: ProviderRequest,
+        _ status: Int,
+        _ delivery: Delivery,
+        rule: Int?
+    ) -> Logger.Message {
         var line = ""
         line.reserveCapacity(request.method.utf8.count + request.target.utf8.count + 16)
         line += request.method
@@ -81,7 +108,12 @@ public final class MockProvider: Sendable {
         return Logger.Message(stringLiteral: line)
     }
 
-    private func answer(_ request: ProviderRequest, endpoint: Endpoint?, action: RuleAction?, at now: Duration) -> ProviderResponse {
+    private func answer(
+        _ request: ProviderRequest,
+        endpoint: Endpoint?,
+        action: RuleAction?,
+        at now: Duration
+    ) -> ProviderResponse {
         switch action {
         case .respond(let scripted):
             scripted
@@ -110,7 +142,8 @@ public final class MockProvider: Sendable {
         case .revoke: revocationEndpoint.serve(request)
         case .introspect: introspectionEndpoint.serve(request, at: now)
         case .metadata: MetadataEndpoint.serve(issuer: issuer)
-        case nil: ProviderResponse(status: 404, headers: [HeaderField("Content-Type", "text/plain")], body: "not found\n")
+        case nil:
+            ProviderResponse(status: 404, headers: [HeaderField("Content-Type", "text/plain")], body: "not found\n")
         }
     }
 
@@ -123,11 +156,14 @@ public final class MockProvider: Sendable {
     }
 
     private func redirectResponse(_ request: ProviderRequest, _ redirect: Redirect) -> ProviderResponse {
-        let base: String? = switch redirect.target {
-        case .otherOrigin: origins.current?.other
-        case .base(let url): url
+        let base: String? =
+            switch redirect.target {
+            case .otherOrigin: origins.current?.other
+            case .base(let url): url
+            }
+        guard let base else {
+            return ProviderResponse(status: 500, body: "redirect target unknown: the provider is not served\n")
         }
-        guard let base else { return ProviderResponse(status: 500, body: "redirect target unknown: the provider is not served\n") }
         return ProviderResponse(status: redirect.status, headers: [HeaderField("Location", base + request.target)])
     }
 
@@ -137,7 +173,10 @@ public final class MockProvider: Sendable {
     }
 
     /// Alters successful token responses only; an error stays the error it was.
-    private static func alter(_ response: ProviderResponse, with alteration: TokenResponseAlteration) -> ProviderResponse {
+    private static func alter(
+        _ response: ProviderResponse,
+        with alteration: TokenResponseAlteration
+    ) -> ProviderResponse {
         response.status == 200 ? alteration.apply(to: response) : response
     }
 }

@@ -13,7 +13,13 @@ public struct ProviderRequest: Sendable, Equatable {
     /// once: every endpoint reads several fields of every request.
     public private(set) var formFields: [FormField]
 
-    public init(method: String, target: String, headers: [HeaderField] = [], body: String = "", listener: Listener = .primary) {
+    public init(
+        method: String,
+        target: String,
+        headers: [HeaderField] = [],
+        body: String = "",
+        listener: Listener = .primary
+    ) {
         self.method = method
         self.target = target
         self.headers = headers
@@ -24,7 +30,7 @@ public struct ProviderRequest: Sendable, Equatable {
 
     private static func formFields(headers: [HeaderField], body: String) -> [FormField] {
         guard let contentType = headers.value(named: "Content-Type"),
-              ASCII.hasCaseInsensitivePrefix(contentType.utf8, "application/x-www-form-urlencoded")
+            ASCII.hasCaseInsensitivePrefix(contentType.utf8, "application/x-www-form-urlencoded")
         else { return [] }
         return FormField.decode(body)
     }
@@ -68,9 +74,9 @@ public struct ProviderRequest: Sendable, Equatable {
         }
         // Spaces may stand before the scheme, and one or more after it (RFC 9110 §11.4).
         guard let schemeStart = firstNonSpace(from: bytes.startIndex),
-              let space = bytes[schemeStart...].firstIndex(of: UInt8(ascii: " ")),
-              ASCII.equalIgnoringCase(bytes[schemeStart..<space], scheme.utf8),
-              let start = firstNonSpace(from: space)
+            let space = bytes[schemeStart...].firstIndex(of: UInt8(ascii: " ")),
+            ASCII.equalIgnoringCase(bytes[schemeStart..<space], scheme.utf8),
+            let start = firstNonSpace(from: space)
         else { return nil }
         return authorization[start...]
     }
@@ -215,12 +221,24 @@ extension StringProtocol where SubSequence == Substring {
     /// text every Character is one byte or a CR LF pair, neither of which can hide the separator,
     /// so the split runs on the bytes, without the grapheme breaking a split by Characters costs
     /// on every request. Other text is split by Characters.
-    func splitASCII(_ separator: Unicode.Scalar, maxSplits: Int = .max, omittingEmptySubsequences: Bool = true) -> [Substring] {
+    func splitASCII(
+        _ separator: Unicode.Scalar,
+        maxSplits: Int = .max,
+        omittingEmptySubsequences: Bool = true
+    ) -> [Substring] {
         guard utf8.allSatisfy({ $0 < 0x80 }) else {
-            return split(separator: Character(separator), maxSplits: maxSplits, omittingEmptySubsequences: omittingEmptySubsequences)
+            return split(
+                separator: Character(separator),
+                maxSplits: maxSplits,
+                omittingEmptySubsequences: omittingEmptySubsequences
+            )
         }
-        return utf8.split(separator: UInt8(ascii: separator), maxSplits: maxSplits, omittingEmptySubsequences: omittingEmptySubsequences)
-            .map { self[$0.startIndex..<$0.endIndex] }
+        return utf8.split(
+            separator: UInt8(ascii: separator),
+            maxSplits: maxSplits,
+            omittingEmptySubsequences: omittingEmptySubsequences
+        )
+        .map { self[$0.startIndex..<$0.endIndex] }
     }
 }
 
@@ -254,7 +272,12 @@ public struct FormField: Sendable, Equatable {
                 fields.append(FormField(formDecode(String(pair)), ""))
                 continue
             }
-            fields.append(FormField(formDecode(String(pair[..<equals])), formDecode(String(pair[pair.utf8.index(after: equals)...]))))
+            fields.append(
+                FormField(
+                    formDecode(String(pair[..<equals])),
+                    formDecode(String(pair[pair.utf8.index(after: equals)...]))
+                )
+            )
         }
         return fields
     }

@@ -25,7 +25,12 @@ public struct RequestMatcher: Sendable, Equatable {
     /// Virtual time in which the rule is in force; `nil`: always.
     public var during: Range<Duration>?
 
-    public init(endpoint: Endpoint? = nil, grant: GrantType? = nil, calls: CallSelector = .every, during: Range<Duration>? = nil) {
+    public init(
+        endpoint: Endpoint? = nil,
+        grant: GrantType? = nil,
+        calls: CallSelector = .every,
+        during: Range<Duration>? = nil
+    ) {
         self.endpoint = endpoint
         self.grant = grant
         self.calls = calls
@@ -93,10 +98,11 @@ public struct RetryLater: Sendable, Equatable {
     }
 
     func response(now: Date) -> ProviderResponse {
-        let value: String = switch format {
-        case .seconds: String(Int(after.seconds.rounded(.up)))
-        case .httpDate: Self.httpDate(now.addingTimeInterval(after.seconds))
-        }
+        let value: String =
+            switch format {
+            case .seconds: String(Int(after.seconds.rounded(.up)))
+            case .httpDate: Self.httpDate(now.addingTimeInterval(after.seconds))
+            }
         return ProviderResponse(status: status, headers: [HeaderField("Retry-After", value)], body: body)
     }
 
@@ -168,7 +174,13 @@ public struct TokenResponseAlteration: Sendable, Equatable {
     /// The body cut to this many bytes: truncated JSON.
     public var truncatedTo: Int?
 
-    public init(set: [String: JSONValue] = [:], omit: Set<String> = [], formEncoded: Bool = false, contentType: ContentType? = nil, truncatedTo: Int? = nil) {
+    public init(
+        set: [String: JSONValue] = [:],
+        omit: Set<String> = [],
+        formEncoded: Bool = false,
+        contentType: ContentType? = nil,
+        truncatedTo: Int? = nil
+    ) {
         self.set = set
         self.omit = omit
         self.formEncoded = formEncoded
@@ -192,19 +204,23 @@ public struct TokenResponseAlteration: Sendable, Equatable {
         case .replace(let value): altered.setHeader("Content-Type", to: value)
         case nil: break
         }
-        if let truncatedTo { altered.body = String(decoding: Array(altered.body.utf8.prefix(truncatedTo)), as: UTF8.self) }
+        if let truncatedTo {
+            altered.body = String(decoding: Array(altered.body.utf8.prefix(truncatedTo)), as: UTF8.self)
+        }
         return altered
     }
 
     private static func formEncode(_ members: [String: JSONValue]) -> String {
         let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
         return members.keys.sorted().map { name in
-            let value: String = switch members[name]! {
-            case .string(let text): text
-            case .null: ""
-            case let other: other.serialized()
-            }
-            return "\(name.addingPercentEncoding(withAllowedCharacters: allowed) ?? name)=\(value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value)"
+            let value: String =
+                switch members[name]! {
+                case .string(let text): text
+                case .null: ""
+                case let other: other.serialized()
+                }
+            return
+                "\(name.addingPercentEncoding(withAllowedCharacters: allowed) ?? name)=\(value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value)"
         }.joined(separator: "&")
     }
 }

@@ -1,9 +1,9 @@
-import Synchronization
 import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+import Synchronization
 
 /// How the provider is put on the network.
 public struct ServerOptions: Sendable {
@@ -17,7 +17,12 @@ public struct ServerOptions: Sendable {
     /// the provider's `ProviderSettings.requestTimeouts` instead, and answered 408.
     public var idleTimeout: Duration
 
-    public init(host: String = "127.0.0.1", port: Int = 0, maximumBodySize: Int = 1 << 20, idleTimeout: Duration = .seconds(30)) {
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 0,
+        maximumBodySize: Int = 1 << 20,
+        idleTimeout: Duration = .seconds(30)
+    ) {
         self.host = host
         self.port = port
         self.maximumBodySize = maximumBodySize
@@ -43,7 +48,14 @@ public final class ProviderServer: Sendable {
     private let listeners: [Channel]
     private let connections: ConnectionRegistry
 
-    private init(provider: MockProvider, listeners: [Channel], connections: ConnectionRegistry, origins: ProviderOrigins, pki: TestPKI?, caCertificateFile: String?) {
+    private init(
+        provider: MockProvider,
+        listeners: [Channel],
+        connections: ConnectionRegistry,
+        origins: ProviderOrigins,
+        pki: TestPKI?,
+        caCertificateFile: String?
+    ) {
         self.provider = provider
         self.listeners = listeners
         self.connections = connections
@@ -69,24 +81,43 @@ public final class ProviderServer: Sendable {
         var listeners: [Channel] = []
         do {
             for (role, port, tls) in [(Listener.primary, options.port, tlsContext), (.otherOrigin, 0, nil)] {
-                listeners.append(try await bind(
-                    provider, role: role, host: options.host, port: port, tls: tls, options: options, connections: connections, group: group
-                ))
+                listeners.append(
+                    try await bind(
+                        provider,
+                        role: role,
+                        host: options.host,
+                        port: port,
+                        tls: tls,
+                        options: options,
+                        connections: connections,
+                        group: group
+                    )
+                )
             }
         } catch {
             for listener in listeners { try? await listener.close() }
             throw error
         }
         let origins = ProviderOrigins(
-            primary: origin(options.host, listeners[0], secure: tlsContext != nil), other: origin(options.host, listeners[1], secure: false)
+            primary: origin(options.host, listeners[0], secure: tlsContext != nil),
+            other: origin(options.host, listeners[1], secure: false)
         )
         provider.origins.set(origins)
         let caFile = try pki.map { pki in
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("oauth-conformance-ca-\(UUID().uuidString).pem").path
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "oauth-conformance-ca-\(UUID().uuidString).pem"
+            ).path
             try Data(pki.caCertificatePEM.utf8).write(to: URL(fileURLWithPath: path))
             return path
         }
-        return ProviderServer(provider: provider, listeners: listeners, connections: connections, origins: origins, pki: pki, caCertificateFile: caFile)
+        return ProviderServer(
+            provider: provider,
+            listeners: listeners,
+            connections: connections,
+            origins: origins,
+            pki: pki,
+            caCertificateFile: caFile
+        )
     }
 
     private static func makeTLSContext(_ identity: TestPKI.ServerIdentity) throws -> NIOSSLContext {
@@ -105,8 +136,14 @@ public final class ProviderServer: Sendable {
     }
 
     private static func bind(
-        _ provider: MockProvider, role: Listener, host: String, port: Int, tls: NIOSSLContext?, options: ServerOptions,
-        connections: ConnectionRegistry, group: EventLoopGroup
+        _ provider: MockProvider,
+        role: Listener,
+        host: String,
+        port: Int,
+        tls: NIOSSLContext?,
+        options: ServerOptions,
+        connections: ConnectionRegistry,
+        group: EventLoopGroup
     ) async throws -> Channel {
         let requestTimeouts = provider.settings.requestTimeouts
         return try await ServerBootstrap(group: group)
@@ -124,11 +161,15 @@ public final class ProviderServer: Sendable {
                     // NIO's request decoder (llhttp) parses; the exchange handler frames answers itself
                     // and keeps the idle, head and body deadlines.
                     try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes)))
-                    try pipeline.addHandler(HTTPExchangeHandler(
-                        maximumBodySize: options.maximumBodySize, listener: role,
-                        deadlines: ReadDeadlines(idle: options.idleTimeout, request: requestTimeouts),
-                        requestsReceived: { provider.journal.lastSequence }, respond: provider.handle
-                    ))
+                    try pipeline.addHandler(
+                        HTTPExchangeHandler(
+                            maximumBodySize: options.maximumBodySize,
+                            listener: role,
+                            deadlines: ReadDeadlines(idle: options.idleTimeout, request: requestTimeouts),
+                            requestsReceived: { provider.journal.lastSequence },
+                            respond: provider.handle
+                        )
+                    )
                 }
             }
             .bind(host: host, port: port)

@@ -70,7 +70,9 @@ public struct TokenPolicy: Sendable, Equatable {
     public var revokeAllAt: [Duration]
 
     public init(
-        accessLifetime: Duration = .seconds(3600), refreshLifetime: Duration? = nil, rotateRefreshTokens: Bool = false,
+        accessLifetime: Duration = .seconds(3600),
+        refreshLifetime: Duration? = nil,
+        rotateRefreshTokens: Bool = false,
         revokeAllAt: [Duration] = []
     ) {
         self.accessLifetime = accessLifetime

@@ -5,7 +5,10 @@ struct ResourceEndpoint: Sendable {
     func serve(_ request: ProviderRequest, at now: Duration) -> ProviderResponse {
         guard let presented = request.bearerToken else {
             // RFC 6750 §3.1: a request without authentication gets a challenge with no error code.
-            return ProviderResponse(status: 401, headers: [HeaderField("WWW-Authenticate", "Bearer realm=\"mock-provider\"")])
+            return ProviderResponse(
+                status: 401,
+                headers: [HeaderField("WWW-Authenticate", "Bearer realm=\"mock-provider\"")]
+            )
         }
         guard let token = ledger.validAccessToken(presented, at: now) else {
             return ProviderResponse(

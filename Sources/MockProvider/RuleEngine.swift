@@ -26,7 +26,8 @@ final class RuleEngine: Sendable {
         guard !rules.isEmpty else { return nil }
         return matchCounts.withLock { counts in
             var decision: Decision?
-            for (index, rule) in rules.enumerated() where rule.match.matches(endpoint: endpoint, grant: grant, at: now) {
+            for (index, rule) in rules.enumerated() where rule.match.matches(endpoint: endpoint, grant: grant, at: now)
+            {
                 counts[index] += 1
                 guard decision == nil, rule.match.calls.selects(counts[index]) else { continue }
                 switch rule.action {

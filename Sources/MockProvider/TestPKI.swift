@@ -47,9 +47,14 @@ public struct TestPKI: Sendable {
         let caKey = P256.Signing.PrivateKey()
         let caName = try DistinguishedName { CommonName("OAuthConformance test CA") }
         let ca = try Certificate(
-            version: .v3, serialNumber: .init(), publicKey: .init(caKey.publicKey),
-            notValidBefore: now - 3600, notValidAfter: latest + 7 * 86_400,
-            issuer: caName, subject: caName, signatureAlgorithm: .ecdsaWithSHA256,
+            version: .v3,
+            serialNumber: .init(),
+            publicKey: .init(caKey.publicKey),
+            notValidBefore: now - 3600,
+            notValidAfter: latest + 7 * 86_400,
+            issuer: caName,
+            subject: caName,
+            signatureAlgorithm: .ecdsaWithSHA256,
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
                 Critical(KeyUsage(keyCertSign: true))
@@ -57,19 +62,32 @@ public struct TestPKI: Sendable {
             issuerPrivateKey: .init(caKey)
         )
         let pinnedKey = P256.Signing.PrivateKey()
-        func leaf(key: P256.Signing.PrivateKey, hosts: [String], notAfter: Date, selfSigned: Bool = false) throws -> ServerIdentity {
+        func leaf(
+            key: P256.Signing.PrivateKey,
+            hosts: [String],
+            notAfter: Date,
+            selfSigned: Bool = false
+        ) throws -> ServerIdentity {
             let subject = try DistinguishedName { CommonName(hosts[0]) }
             let certificate = try Certificate(
-                version: .v3, serialNumber: .init(), publicKey: .init(key.publicKey),
-                notValidBefore: min(now - 3600, notAfter - 3600), notValidAfter: notAfter,
-                issuer: selfSigned ? subject : caName, subject: subject, signatureAlgorithm: .ecdsaWithSHA256,
+                version: .v3,
+                serialNumber: .init(),
+                publicKey: .init(key.publicKey),
+                notValidBefore: min(now - 3600, notAfter - 3600),
+                notValidAfter: notAfter,
+                issuer: selfSigned ? subject : caName,
+                subject: subject,
+                signatureAlgorithm: .ecdsaWithSHA256,
                 extensions: try Certificate.Extensions {
                     Critical(BasicConstraints.notCertificateAuthority)
                     Critical(KeyUsage(digitalSignature: true))
                     try ExtendedKeyUsage([.serverAuth])
-                    SubjectAlternativeNames(hosts.map { host in
-                        host == "127.0.0.1" ? .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])) : .dnsName(host)
-                    })
+                    SubjectAlternativeNames(
+                        hosts.map { host in
+                            host == "127.0.0.1"
+                                ? .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])) : .dnsName(host)
+                        }
+                    )
                 },
                 issuerPrivateKey: .init(selfSigned ? key : caKey)
             )

@@ -16,14 +16,16 @@ struct TokenEndpoint: Sendable {
             return .oauthError(ScriptedOAuthError(code: "invalid_request", description: "grant_type is missing"))
         }
         guard let grant = GrantType(rawValue: grantValue) else {
-            return .oauthError(ScriptedOAuthError(code: "unsupported_grant_type", description: "unsupported grant_type \(grantValue)"))
+            return .oauthError(
+                ScriptedOAuthError(code: "unsupported_grant_type", description: "unsupported grant_type \(grantValue)")
+            )
         }
         switch grant {
         case .authorizationCode:
             return redeemCode(request, at: now)
         case .password:
             guard request.formField("username") == settings.user.username,
-                  request.formField("password") == settings.user.password
+                request.formField("password") == settings.user.password
             else {
                 return .oauthError(ScriptedOAuthError(code: "invalid_grant", description: "wrong username or password"))
             }
@@ -36,7 +38,12 @@ struct TokenEndpoint: Sendable {
                 return .oauthError(ScriptedOAuthError(code: "invalid_request", description: "refresh_token is missing"))
             }
             guard let refreshed = ledger.refresh(with: presented, at: now) else {
-                return .oauthError(ScriptedOAuthError(code: "invalid_grant", description: "the refresh token is invalid, expired or revoked"))
+                return .oauthError(
+                    ScriptedOAuthError(
+                        code: "invalid_grant",
+                        description: "the refresh token is invalid, expired or revoked"
+                    )
+                )
             }
             return success(refreshed)
         }
@@ -66,7 +73,9 @@ struct TokenEndpoint: Sendable {
         let verifier = request.formField("code_verifier")
         switch (code.challenge, code.challengeMethod, verifier) {
         case (let challenge?, let method?, let verifier?):
-            guard PKCE.isWellFormedVerifier(verifier), PKCE.verify(verifier: verifier, challenge: challenge, method: method) else {
+            guard PKCE.isWellFormedVerifier(verifier),
+                PKCE.verify(verifier: verifier, challenge: challenge, method: method)
+            else {
                 return invalidGrant("code_verifier does not match the code_challenge")
             }
         case (.some, _, nil):

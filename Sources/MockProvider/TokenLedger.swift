@@ -3,7 +3,10 @@ import Synchronization
 
 /// A token the provider issued, with its lifetime on the virtual clock.
 public struct IssuedToken: Sendable, Equatable {
-    public enum Kind: String, Sendable { case access = "access_token", refresh = "refresh_token" }
+    public enum Kind: String, Sendable {
+        case access = "access_token"
+        case refresh = "refresh_token"
+    }
 
     public var kind: Kind
     public var value: String
@@ -16,7 +19,15 @@ public struct IssuedToken: Sendable, Equatable {
     /// Refresh tokens descending from one grant form a family; reuse of a superseded member revokes it.
     public var family: Int
 
-    public init(kind: Kind, value: String, ordinal: Int, issuedAt: Duration, expiresAt: Duration?, subject: String, family: Int) {
+    public init(
+        kind: Kind,
+        value: String,
+        ordinal: Int,
+        issuedAt: Duration,
+        expiresAt: Duration?,
+        subject: String,
+        family: Int
+    ) {
         self.kind = kind
         self.value = value
         self.ordinal = ordinal
@@ -75,7 +86,7 @@ final class TokenLedger: Sendable {
 
         func token(_ value: String) -> IssuedToken? {
             guard let (kind, ordinal) = TokenLedger.kindAndOrdinal(of: value),
-                  let position = index(of: kind).position(of: ordinal)
+                let position = index(of: kind).position(of: ordinal)
             else { return nil }
             let token = tokens[position - forgotten]
             // "at-007" names no token, though its digits read 7.
@@ -107,10 +118,15 @@ final class TokenLedger: Sendable {
         }
 
         /// The token, if it was issued here, has not expired and was not revoked.
-        func liveToken(_ kind: IssuedToken.Kind, _ value: String, at now: Duration, revokeAllAt: [Duration]) -> IssuedToken? {
+        func liveToken(
+            _ kind: IssuedToken.Kind,
+            _ value: String,
+            at now: Duration,
+            revokeAllAt: [Duration]
+        ) -> IssuedToken? {
             guard let token = token(value), token.kind == kind,
-                  !token.isExpired(at: now), !revokedFamilies.contains(token.family), !revokedTokens.contains(value),
-                  !revokeAllAt.contains(where: { token.issuedAt < $0 && now >= $0 })
+                !token.isExpired(at: now), !revokedFamilies.contains(token.family), !revokedTokens.contains(value),
+                !revokeAllAt.contains(where: { token.issuedAt < $0 && now >= $0 })
             else { return nil }
             return token.value == value ? token : nil
         }
@@ -133,9 +149,24 @@ final class TokenLedger: Sendable {
         state.withLock { state in
             let family = state.nextFamily
             state.nextFamily += 1
-            let access = mint(.access, subject: subject, family: family, at: now, lifetime: policy.accessLifetime, in: &state)
-            let refresh = withRefreshToken
-                ? mint(.refresh, subject: subject, family: family, at: now, lifetime: policy.refreshLifetime, in: &state)
+            let access = mint(
+                .access,
+                subject: subject,
+                family: family,
+                at: now,
+                lifetime: policy.accessLifetime,
+                in: &state
+            )
+            let refresh =
+                withRefreshToken
+                ? mint(
+                    .refresh,
+                    subject: subject,
+                    family: family,
+                    at: now,
+                    lifetime: policy.refreshLifetime,
+                    in: &state
+                )
                 : nil
             return Grant(access: access, refresh: refresh)
         }
@@ -145,16 +176,32 @@ final class TokenLedger: Sendable {
     /// under rotation, otherwise the one presented.
     func refresh(with presented: String, at now: Duration) -> Grant? {
         state.withLock { state in
-            guard let current = state.liveToken(.refresh, presented, at: now, revokeAllAt: policy.revokeAllAt) else { return nil }
+            guard let current = state.liveToken(.refresh, presented, at: now, revokeAllAt: policy.revokeAllAt) else {
+                return nil
+            }
             if state.superseded.contains(presented) {
                 // RFC 9700 §4.14.2: a superseded refresh token in use means it leaked; end the family.
                 state.revokedFamilies.insert(current.family)
                 return nil
             }
-            let access = mint(.access, subject: current.subject, family: current.family, at: now, lifetime: policy.accessLifetime, in: &state)
+            let access = mint(
+                .access,
+                subject: current.subject,
+                family: current.family,
+                at: now,
+                lifetime: policy.accessLifetime,
+                in: &state
+            )
             guard policy.rotateRefreshTokens else { return Grant(access: access, refresh: current) }
             state.superseded.insert(presented)
-            let successor = mint(.refresh, subject: current.subject, family: current.family, at: now, lifetime: policy.refreshLifetime, in: &state)
+            let successor = mint(
+                .refresh,
+                subject: current.subject,
+                family: current.family,
+                at: now,
+                lifetime: policy.refreshLifetime,
+                in: &state
+            )
             return Grant(access: access, refresh: successor)
         }
     }
@@ -191,12 +238,22 @@ final class TokenLedger: Sendable {
     }
 
     private func mint(
-        _ kind: IssuedToken.Kind, subject: String, family: Int, at now: Duration, lifetime: Duration?, in state: inout State
+        _ kind: IssuedToken.Kind,
+        subject: String,
+        family: Int,
+        at now: Duration,
+        lifetime: Duration?,
+        in state: inout State
     ) -> IssuedToken {
         let ordinal = state.index(of: kind).nextOrdinal
         let token = IssuedToken(
-            kind: kind, value: "\(Self.prefix(of: kind))\(ordinal)", ordinal: ordinal,
-            issuedAt: now, expiresAt: lifetime.map { now + $0 }, subject: subject, family: family
+            kind: kind,
+            value: "\(Self.prefix(of: kind))\(ordinal)",
+            ordinal: ordinal,
+            issuedAt: now,
+            expiresAt: lifetime.map { now + $0 },
+            subject: subject,
+            family: family
         )
         state.remember(token, capacity: capacity)
         return token

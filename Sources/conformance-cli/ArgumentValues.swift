@@ -19,4 +19,3 @@ extension Shard: ExpressibleByArgument {
         self.init(argument)
     }
 }
-

@@ -6,8 +6,11 @@ struct Conformance: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "conformance",
         abstract: "Judge how an OAuth 2.0 client copes with a provider that misbehaves.",
-        discussion: "Exit status: 0 when every scenario passes, 1 when one fails or errors, 2 for a usage or input error.",
-        subcommands: [Run.self, Report.self, Serve.self, Validate.self, ListScenarios.self, Explain.self, SelftestCommand.self]
+        discussion:
+            "Exit status: 0 when every scenario passes, 1 when one fails or errors, 2 for a usage or input error.",
+        subcommands: [
+            Run.self, Report.self, Serve.self, Validate.self, ListScenarios.self, Explain.self, SelftestCommand.self,
+        ]
     )
 }
 

@@ -21,7 +21,9 @@ final class InterruptSignals {
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler { [caught] in
                 guard caught.record(number) else { exit(128 + number) }
-                Console.error("conformance: \(number == SIGINT ? "SIGINT" : "SIGTERM") received; \(stopping) (again to quit at once)")
+                Console.error(
+                    "conformance: \(number == SIGINT ? "SIGINT" : "SIGTERM") received; \(stopping) (again to quit at once)"
+                )
                 onInterrupt()
             }
             source.resume()
@@ -34,7 +36,7 @@ final class InterruptSignals {
 
     /// Stops watching and restores the default actions.
     func stop() {
-        sources.forEach { $0.cancel() }
+        for source in sources { source.cancel() }
         sources.removeAll()
         for number in Self.watched { signal(number, SIG_DFL) }
     }

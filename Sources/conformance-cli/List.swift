@@ -25,7 +25,10 @@ struct ListScenarios: ParsableCommand {
     @Option(help: "Only scenarios of this level.")
     var level: Level?
 
-    @Option(help: "text: one line per scenario; json: an array of objects for scripts; markdown: the table of docs/checks.md.")
+    @Option(
+        help:
+            "text: one line per scenario; json: an array of objects for scripts; markdown: the table of docs/checks.md."
+    )
     var format: Format = .text
 
     func run() throws {

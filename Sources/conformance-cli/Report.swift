@@ -39,7 +39,7 @@ struct Report: ParsableCommand {
             }
         }
         guard problems.isEmpty else {
-            problems.forEach { Console.error($0.description) }
+            for problem in problems { Console.error(problem.description) }
             throw ExitCode.inputError
         }
         let merged: [ConformanceResult]
@@ -52,7 +52,9 @@ struct Report: ParsableCommand {
 
         let outputs = ReportOutputs(junit: junit, json: json, markdown: markdown, html: html)
         if outputs.needsSingleClient, merged.count != 1 {
-            Console.error("conformance: --junit and --json take the results of one client; these are \(merged.count): \(merged.map(\.client.label).joined(separator: ", "))")
+            Console.error(
+                "conformance: --junit and --json take the results of one client; these are \(merged.count): \(merged.map(\.client.label).joined(separator: ", "))"
+            )
             throw ExitCode.inputError
         }
         for result in merged {

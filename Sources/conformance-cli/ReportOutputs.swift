@@ -27,7 +27,10 @@ struct ReportOutputs {
         }
         if let result = results.first, results.count == 1 {
             attempt("JUnit report", junit) {
-                JUnitReport().render(result, attachmentDirectory: junit.map(JUnitReport.attachmentDirectory(forReportAt:)))
+                JUnitReport().render(
+                    result,
+                    attachmentDirectory: junit.map(JUnitReport.attachmentDirectory(forReportAt:))
+                )
             }
             attempt("JSON result", json) { RenderedReport(text: JSONReport.render(result)) }
         }

@@ -8,7 +8,8 @@ import OAuthConformance
 /// is 128 + the signal (130, 143).
 struct Run: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run scenarios against a client (the bundled reference client unless --client names a profile) and write a JUnit report.",
+        abstract:
+            "Run scenarios against a client (the bundled reference client unless --client names a profile) and write a JUnit report.",
         discussion: "Exit status: 0 every scenario passed (or failed only below --fail-on), 1 one failed or errored, "
             + "2 bad input or a report not written, 130/143 interrupted by SIGINT/SIGTERM."
     )
@@ -27,39 +28,49 @@ struct Run: AsyncParsableCommand {
     @Option(help: "Also write a Markdown summary here, e.g. \"$GITHUB_STEP_SUMMARY\".")
     var markdown: String?
 
-    @Option(help: ArgumentHelp(
-        "Run part i of n of the scenarios, for parallel CI jobs: ids sorted, every n-th from the i-th.",
-        valueName: "i/n"
-    ))
+    @Option(
+        help: ArgumentHelp(
+            "Run part i of n of the scenarios, for parallel CI jobs: ids sorted, every n-th from the i-th.",
+            valueName: "i/n"
+        )
+    )
     var shard: Shard?
 
     @Option(help: "How many scenarios run at once; results are reported in scenario order.")
     var jobs = 1
 
-    @Option(help: ArgumentHelp(
-        "The least strict level whose failed checks fail the run: must (only MUST checks), should (MUST and SHOULD) or policy (every check, the default). "
-            + "A scenario failing only below it is reported as a tolerated failure (WARN), with what failed, in every report.",
-        valueName: "level"
-    ))
+    @Option(
+        help: ArgumentHelp(
+            "The least strict level whose failed checks fail the run: must (only MUST checks), should (MUST and SHOULD) or policy (every check, the default). "
+                + "A scenario failing only below it is reported as a tolerated failure (WARN), with what failed, in every report.",
+            valueName: "level"
+        )
+    )
     var failOn: Level = .policy
 
-    @Option(help: ArgumentHelp(
-        "Run the reference client with one deliberate bug, to see how a failure reads.",
-        discussion: DefectiveClient.catalogue.map { "\($0.name): \($0.bug)" }.joined(separator: "\n"),
-        valueName: "name"
-    ))
+    @Option(
+        help: ArgumentHelp(
+            "Run the reference client with one deliberate bug, to see how a failure reads.",
+            discussion: DefectiveClient.catalogue.map { "\($0.name): \($0.bug)" }.joined(separator: "\n"),
+            valueName: "name"
+        )
+    )
     var defect: String?
 
-    @Option(help: ArgumentHelp(
-        "Run the client a profile file describes, through its adapter process (docs/adapter-protocol.md).",
-        valueName: "profile.yaml"
-    ))
+    @Option(
+        help: ArgumentHelp(
+            "Run the client a profile file describes, through its adapter process (docs/adapter-protocol.md).",
+            valueName: "profile.yaml"
+        )
+    )
     var client: String?
 
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         if let defect, !DefectiveClient.catalogue.contains(where: { $0.name == defect }) {
-            throw ValidationError("unknown defect '\(defect)'; known: \(DefectiveClient.catalogue.map(\.name).joined(separator: ", "))")
+            throw ValidationError(
+                "unknown defect '\(defect)'; known: \(DefectiveClient.catalogue.map(\.name).joined(separator: ", "))"
+            )
         }
         if defect != nil, client != nil {
             throw ValidationError("--defect varies the reference client; it cannot be used with --client")
@@ -67,13 +78,15 @@ struct Run: AsyncParsableCommand {
     }
 
     /// The client under test, and the runner that suits it: an adapter's timeouts come from its profile.
-    private func clientUnderTest() throws -> (factory: any ClientFactory, runner: ScenarioRunner, adapter: AdapterClientFactory?) {
+    private func clientUnderTest() throws -> (
+        factory: any ClientFactory, runner: ScenarioRunner, adapter: AdapterClientFactory?
+    ) {
         guard let client else {
             let factory = DefectiveClient.catalogue.first { $0.name == defect }?.factory ?? ReferenceClientFactory()
             return (factory, ScenarioRunner(failOn: failOn), nil)
         }
         let loaded = AdapterProfileLoader.load(path: client)
-        loaded.diagnostics.forEach { Console.error($0.description) }
+        for diagnostic in loaded.diagnostics { Console.error(diagnostic.description) }
         guard let profile = loaded.profile, !loaded.hasErrors else {
             Console.error("conformance: the client profile \(client) has errors; nothing was run")
             throw ExitCode.inputError
@@ -90,13 +103,17 @@ struct Run: AsyncParsableCommand {
         let (factory, runner, adapter) = try clientUnderTest()
         // Against the whole built-in suite only: a part of it leaves entries unmatched on purpose.
         let wholeSuite = paths == Self.defaultPaths
-        for stale in ExpectedFailures(factory.profile.expectedFailures).unmatched(by: loaded.map(\.id)) where wholeSuite {
+        for stale in ExpectedFailures(factory.profile.expectedFailures).unmatched(by: loaded.map(\.id)) where wholeSuite
+        {
             Console.error("conformance: warning: expected_failures names \(stale.scenario), which matches no scenario")
         }
 
-        let console = ConsoleReport(colour: ConsoleReport.wantsColour(
-            environment: ProcessInfo.processInfo.environment, isTerminal: isatty(STDOUT_FILENO) == 1
-        ))
+        let console = ConsoleReport(
+            colour: ConsoleReport.wantsColour(
+                environment: ProcessInfo.processInfo.environment,
+                isTerminal: isatty(STDOUT_FILENO) == 1
+            )
+        )
         let suite = Task { [factory, jobs] in
             var done = 0
             return await SuiteRunner(scenarioRunner: runner, jobs: jobs).run(scenarios, with: factory) { result in

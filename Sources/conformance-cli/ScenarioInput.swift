@@ -7,7 +7,7 @@ enum ScenarioInput {
     /// `consequence` ends the error summary, e.g. "nothing was listed".
     static func load(_ paths: [String], doing consequence: String) throws -> [Scenario] {
         let loaded = ScenarioLoader.load(paths: paths)
-        loaded.diagnostics.forEach { Console.error($0.description) }
+        for diagnostic in loaded.diagnostics { Console.error(diagnostic.description) }
         guard !loaded.hasErrors else {
             let count = loaded.diagnostics.count { $0.severity == .error }
             Console.error("conformance: \(count) error\(count == 1 ? "" : "s") in the scenario files; \(consequence)")

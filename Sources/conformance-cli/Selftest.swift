@@ -7,7 +7,8 @@ struct SelftestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "selftest",
         abstract: "Prove the suite: the reference client passes it, and every defective client is caught by it.",
-        discussion: "Exit status: 0 when the reference client passes every scenario and every defective client fails at least one (mutation score 100%), 1 otherwise, 2 for bad input."
+        discussion:
+            "Exit status: 0 when the reference client passes every scenario and every defective client fails at least one (mutation score 100%), 1 otherwise, 2 for bad input."
     )
 
     @Argument(help: "Scenario files or directories, searched for .yaml and .yml files.")
@@ -23,7 +24,7 @@ struct SelftestCommand: AsyncParsableCommand {
     func run() async throws {
         let scenarios = try ScenarioInput.load(paths, doing: "nothing was run")
         let report = await Selftest(jobs: jobs).run(scenarios)
-        report.table().forEach { Console.out($0) }
+        for line in report.table() { Console.out(line) }
         Console.out(report.summary)
         if !report.succeeded { throw ExitCode.nonConforming }
     }

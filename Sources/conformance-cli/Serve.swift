@@ -69,7 +69,9 @@ struct Serve: AsyncParsableCommand {
         if let headTimeout { settings.requestTimeouts.head = headTimeout }
         if let bodyTimeout { settings.requestTimeouts.body = bodyTimeout }
         if !["127.0.0.1", "localhost", "::1"].contains(host) {
-            Console.error("warning: binding \(host), not loopback: anyone who can reach this address can obtain test tokens")
+            Console.error(
+                "warning: binding \(host), not loopback: anyone who can reach this address can obtain test tokens"
+            )
         }
         let log = BufferedStandardOutput()
         LoggingSystem.bootstrap { label in BufferedLogHandler(label: label, output: log) }
@@ -84,8 +86,11 @@ struct Serve: AsyncParsableCommand {
             log.flush()
         }
         let provider = MockProvider(
-            settings: settings, clock: .followingRealTime(), journal: Journal(capacity: journalCapacity),
-            tokenCapacity: tokenCapacity, logger: Logger(label: "mock-provider")
+            settings: settings,
+            clock: .followingRealTime(),
+            journal: Journal(capacity: journalCapacity),
+            tokenCapacity: tokenCapacity,
+            logger: Logger(label: "mock-provider")
         )
         let server = try await ProviderServer.start(provider, options: ServerOptions(host: host, port: port))
         let (interrupted, interruption) = AsyncStream<Void>.makeStream()

@@ -15,6 +15,8 @@ struct Validate: ParsableCommand {
     func run() throws {
         let scenarios = try ScenarioInput.load(paths, doing: "nothing else was checked")
         let files = Set(scenarios.compactMap(\.file)).count
-        print("\(scenarios.count) scenario\(scenarios.count == 1 ? "" : "s") in \(files) file\(files == 1 ? "" : "s"): valid")
+        print(
+            "\(scenarios.count) scenario\(scenarios.count == 1 ? "" : "s") in \(files) file\(files == 1 ? "" : "s"): valid"
+        )
     }
 }

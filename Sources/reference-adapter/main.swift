@@ -41,7 +41,9 @@ func outcome(_ outcome: ClientOutcome) -> [String: JSONValue] {
 }
 
 func error(_ failure: ClientFailure) -> JSONValue {
-    var error: [String: JSONValue] = ["category": .string(failure.category.rawValue), "message": .string(failure.message)]
+    var error: [String: JSONValue] = [
+        "category": .string(failure.category.rawValue), "message": .string(failure.message),
+    ]
     if let code = failure.oauthError { error["oauth_error"] = .string(code) }
     return .object(error)
 }
@@ -57,15 +59,23 @@ func date(_ value: JSONValue?) -> Date? {
 /// The reset message's environment, as the reference client takes it in process.
 func environment(_ fields: JSONValue, clock: VirtualClock) -> ClientEnvironment? {
     func text(_ name: String) -> String? { fields[name]?.stringValue }
-    guard let token = text("token_endpoint"), let authorize = text("authorization_endpoint"), let resource = text("resource_base_url"),
-          let issuer = text("issuer"), let redirect = text("redirect_uri"), let clientID = text("client_id"),
-          let secret = text("client_secret"), let username = text("username"), let password = text("password"),
-          let storage = text("storage_dir")
+    guard let token = text("token_endpoint"), let authorize = text("authorization_endpoint"),
+        let resource = text("resource_base_url"),
+        let issuer = text("issuer"), let redirect = text("redirect_uri"), let clientID = text("client_id"),
+        let secret = text("client_secret"), let username = text("username"), let password = text("password"),
+        let storage = text("storage_dir")
     else { return nil }
     return ClientEnvironment(
-        tokenEndpointURL: token, authorizationEndpointURL: authorize, resourceBaseURL: resource, issuer: issuer, redirectURI: redirect,
-        client: ClientCredentials(id: clientID, secret: secret), user: UserCredentials(username: username, password: password),
-        clock: clock, caCertificateFile: text("ca_file"), pinnedPublicKeySHA256: text("pinned_public_key_sha256"),
+        tokenEndpointURL: token,
+        authorizationEndpointURL: authorize,
+        resourceBaseURL: resource,
+        issuer: issuer,
+        redirectURI: redirect,
+        client: ClientCredentials(id: clientID, secret: secret),
+        user: UserCredentials(username: username, password: password),
+        clock: clock,
+        caCertificateFile: text("ca_file"),
+        pinnedPublicKeySHA256: text("pinned_public_key_sha256"),
         storageDirectory: URL(fileURLWithPath: storage)
     )
 }
@@ -75,7 +85,9 @@ func call(_ message: JSONValue) -> ClientCall? {
     switch message["op"]?.stringValue {
     case "login": message["grant"]?.stringValue.flatMap(GrantType.init(rawValue:)).map(ClientCall.login)
     case "request":
-        message["method"]?.stringValue.flatMap { method in message["url"]?.stringValue.map { ClientCall.request(method: method, url: $0) } }
+        message["method"]?.stringValue.flatMap { method in
+            message["url"]?.stringValue.map { ClientCall.request(method: method, url: $0) }
+        }
     case "restart": .restart
     default: nil
     }
@@ -87,7 +99,8 @@ func handle(_ message: JSONValue) async -> [String: JSONValue] {
     if op == "hello" {
         let profile = factory.profile
         return [
-            "ok": .bool(true), "protocol": .integer(1), "name": .string(profile.name), "version": .string(profile.version),
+            "ok": .bool(true), "protocol": .integer(1), "name": .string(profile.name),
+            "version": .string(profile.version),
             "capabilities": .array(profile.capabilities.map(\.rawValue).sorted().map(JSONValue.string)),
         ]
     }
@@ -119,9 +132,13 @@ func handle(_ message: JSONValue) async -> [String: JSONValue] {
         guard let call = call(message) else { return ["fault": .string("\(op) is missing its fields")] }
         return outcome(await call.perform(on: client))
     case "concurrently":
-        guard case .array(let operations)? = message["operations"] else { return ["fault": .string("concurrently needs operations")] }
+        guard case .array(let operations)? = message["operations"] else {
+            return ["fault": .string("concurrently needs operations")]
+        }
         let calls = operations.compactMap(call)
-        guard calls.count == operations.count else { return ["fault": .string("an operation of concurrently is not login, request or restart")] }
+        guard calls.count == operations.count else {
+            return ["fault": .string("an operation of concurrently is not login, request or restart")]
+        }
         let outcomes = await client.perform(concurrently: calls)
         return ["ok": .bool(true), "outcomes": .array(outcomes.map { JSONValue.object(outcome($0)) })]
     case "authorization_url":
@@ -130,15 +147,20 @@ func handle(_ message: JSONValue) async -> [String: JSONValue] {
         case .failure(let failure): return ["ok": .bool(false), "error": error(failure)]
         }
     case "complete_authorization":
-        guard let url = message["redirect_url"]?.stringValue else { return ["fault": .string("complete_authorization needs redirect_url")] }
+        guard let url = message["redirect_url"]?.stringValue else {
+            return ["fault": .string("complete_authorization needs redirect_url")]
+        }
         return outcome(await client.completeAuthorization(redirectURL: url))
     case "tokens":
         guard let tokens = await client.storedTokens() else { return ["ok": .bool(true), "tokens": .null] }
-        return ["ok": .bool(true), "tokens": .object([
-            "access_token": .string(tokens.accessToken),
-            "refresh_token": tokens.refreshToken.map(JSONValue.string) ?? .null,
-            "expires_at": tokens.expiresAt.map { .number($0.timeIntervalSince1970) } ?? .null,
-        ])]
+        return [
+            "ok": .bool(true),
+            "tokens": .object([
+                "access_token": .string(tokens.accessToken),
+                "refresh_token": tokens.refreshToken.map(JSONValue.string) ?? .null,
+                "expires_at": tokens.expiresAt.map { .number($0.timeIntervalSince1970) } ?? .null,
+            ]),
+        ]
     case "advance":
         await client.clockAdvanced()
         return ["ok": .bool(true)]

@@ -8,9 +8,13 @@ struct AuthorizationCodeTests {
     static let verifier = String(repeating: "v", count: 43) + "-._~0123456789"
 
     /// Plays the browser: GET /authorize, returns the redirect's query.
-    func authorize(_ provider: RunningProvider, _ extra: [String: String] = [:]) async throws -> (status: Int, query: [String: String], location: String?) {
+    func authorize(
+        _ provider: RunningProvider,
+        _ extra: [String: String] = [:]
+    ) async throws -> (status: Int, query: [String: String], location: String?) {
         var items = [
-            "response_type": "code", "client_id": provider.settings.client.id, "redirect_uri": Self.redirectURI, "state": "s-123",
+            "response_type": "code", "client_id": provider.settings.client.id, "redirect_uri": Self.redirectURI,
+            "state": "s-123",
             "code_challenge": PKCEFixture.s256(Self.verifier), "code_challenge_method": "S256",
         ]
         items.merge(extra) { _, new in new }
@@ -18,11 +22,18 @@ struct AuthorizationCodeTests {
         components.queryItems = items.filter { !$0.value.isEmpty }.map { URLQueryItem(name: $0.key, value: $0.value) }
         let answer = try await provider.send("GET", path: "/authorize?" + (components.percentEncodedQuery ?? ""))
         let location = answer.headers["Location"].first
-        let query = location.flatMap(URLComponents.init(string:))?.queryItems?.reduce(into: [String: String]()) { $0[$1.name] = $1.value } ?? [:]
+        let query =
+            location.flatMap(URLComponents.init(string:))?.queryItems?.reduce(into: [String: String]()) {
+                $0[$1.name] = $1.value
+            } ?? [:]
         return (answer.status, query, location)
     }
 
-    func redeem(_ provider: RunningProvider, code: String, verifier: String? = verifier) async throws -> RunningProvider.Answer {
+    func redeem(
+        _ provider: RunningProvider,
+        code: String,
+        verifier: String? = verifier
+    ) async throws -> RunningProvider.Answer {
         var form = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", Self.redirectURI)]
         if let verifier { form.append(("code_verifier", verifier)) }
         return try await provider.token(form, basic: provider.settings.client)
@@ -59,12 +70,20 @@ struct AuthorizationCodeTests {
     func pkce() async throws {
         try await RunningProvider.with { provider throws in
             let wrong = try #require(try await authorize(provider).query["code"])
-            #expect(try await redeem(provider, code: wrong, verifier: String(repeating: "w", count: 43)).json?["error"] == .string("invalid_grant"))
+            #expect(
+                try await redeem(provider, code: wrong, verifier: String(repeating: "w", count: 43)).json?["error"]
+                    == .string("invalid_grant")
+            )
             let missing = try #require(try await authorize(provider).query["code"])
             #expect(try await redeem(provider, code: missing, verifier: nil).json?["error"] == .string("invalid_grant"))
-            let unasked = try #require(try await authorize(provider, ["code_challenge": "", "code_challenge_method": ""]).query["code"])
+            let unasked = try #require(
+                try await authorize(provider, ["code_challenge": "", "code_challenge_method": ""]).query["code"]
+            )
             #expect(try await redeem(provider, code: unasked).json?["error"] == .string("invalid_grant"))
-            let plain = try #require(try await authorize(provider, ["code_challenge": Self.verifier, "code_challenge_method": "plain"]).query["code"])
+            let plain = try #require(
+                try await authorize(provider, ["code_challenge": Self.verifier, "code_challenge_method": "plain"])
+                    .query["code"]
+            )
             #expect(try await redeem(provider, code: plain).status == 200)
         }
     }
@@ -85,7 +104,10 @@ struct AuthorizationCodeTests {
     @Test("authorization responses misbehave on command: state, iss and access_denied")
     func alteredAuthorizationResponses() async throws {
         func alteration(_ change: AuthorizationResponseAlteration, call: Int) -> ProviderRule {
-            ProviderRule(match: RequestMatcher(endpoint: .authorize, calls: .nth(call)), action: .alterAuthorizationResponse(change))
+            ProviderRule(
+                match: RequestMatcher(endpoint: .authorize, calls: .nth(call)),
+                action: .alterAuthorizationResponse(change)
+            )
         }
         let settings = ProviderSettings(rules: [
             alteration(AuthorizationResponseAlteration(state: .omit), call: 1),
@@ -112,7 +134,10 @@ enum PKCEFixture {
     static func s256(_ verifier: String) -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "printf %s \"$0\" | openssl dgst -sha256 -binary | openssl base64 -A | tr '+/' '-_' | tr -d '='", verifier]
+        process.arguments = [
+            "-c", "printf %s \"$0\" | openssl dgst -sha256 -binary | openssl base64 -A | tr '+/' '-_' | tr -d '='",
+            verifier,
+        ]
         let output = Pipe()
         process.standardOutput = output
         try? process.run()

@@ -41,9 +41,14 @@ struct HTTPFramingTests {
             // Every request is sent before any answer is read, so the provider meets several in
             // one pass of its event loops and flushes their answers together.
             for round in 1...2 {
-                for connection in connections { connection.send("GET /nowhere?round=\(round) HTTP/1.1\r\nHost: x\r\n\r\n") }
+                for connection in connections {
+                    connection.send("GET /nowhere?round=\(round) HTTP/1.1\r\nHost: x\r\n\r\n")
+                }
                 let answers = connections.map { $0.receiveAnswer() }
-                #expect(answers.allSatisfy { $0.hasPrefix("HTTP/1.1 404") && $0.hasSuffix("not found\n") }, "round \(round): \(answers)")
+                #expect(
+                    answers.allSatisfy { $0.hasPrefix("HTTP/1.1 404") && $0.hasSuffix("not found\n") },
+                    "round \(round): \(answers)"
+                )
             }
             #expect(provider.provider.journal.entries.count == 24)
         }
@@ -75,7 +80,10 @@ struct HTTPFramingTests {
     @Test("an answer to HEAD carries the length of the body it leaves out")
     func headAnswer() async throws {
         let settings = ProviderSettings(rules: [
-            ProviderRule(match: RequestMatcher(endpoint: .resource), action: .respond(ProviderResponse(status: 200, body: "twelve bytes")))
+            ProviderRule(
+                match: RequestMatcher(endpoint: .resource),
+                action: .respond(ProviderResponse(status: 200, body: "twelve bytes"))
+            )
         ])
         try await RunningProvider.with(settings) { provider throws in
             let connection = try RawConnection(port: try #require(provider.server.port))
@@ -90,18 +98,27 @@ struct HTTPFramingTests {
 
     @Test("scripted headers go out as written, framing headers are the server's, HTTP/1.0 is answered in kind")
     func scriptedHeadersVerbatim() async throws {
-        let scripted = ProviderResponse(status: 429, headers: [
-            HeaderField("retry-after", "  7 "),
-            HeaderField("Content-Length", "999"),
-            HeaderField("X-Odd", "Bearer  , , error="),
-        ], body: "slow down")
-        let settings = ProviderSettings(rules: [ProviderRule(match: RequestMatcher(endpoint: .resource), action: .respond(scripted))])
+        let scripted = ProviderResponse(
+            status: 429,
+            headers: [
+                HeaderField("retry-after", "  7 "),
+                HeaderField("Content-Length", "999"),
+                HeaderField("X-Odd", "Bearer  , , error="),
+            ],
+            body: "slow down"
+        )
+        let settings = ProviderSettings(rules: [
+            ProviderRule(match: RequestMatcher(endpoint: .resource), action: .respond(scripted))
+        ])
         try await RunningProvider.with(settings) { provider throws in
             let connection = try RawConnection(port: try #require(provider.server.port))
             connection.send("GET /resource HTTP/1.0\r\n\r\n")
             let answer = connection.receiveUntilClosed()
             connection.closeConnection()
-            #expect(answer == "HTTP/1.0 429 Too Many Requests\r\nretry-after:   7 \r\nX-Odd: Bearer  , , error=\r\nContent-Length: 9\r\nConnection: close\r\n\r\nslow down")
+            #expect(
+                answer
+                    == "HTTP/1.0 429 Too Many Requests\r\nretry-after:   7 \r\nX-Odd: Bearer  , , error=\r\nContent-Length: 9\r\nConnection: close\r\n\r\nslow down"
+            )
         }
     }
 }

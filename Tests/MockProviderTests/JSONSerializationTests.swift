@@ -1,13 +1,20 @@
 import Foundation
-@testable import MockProvider
 import Testing
+
+@testable import MockProvider
 
 /// `JSONValue.serialized()` writes plain documents itself and leaves the rest to JSONEncoder;
 /// either way the text must be the one JSONEncoder writes, so transcripts do not change.
 struct JSONSerializationTests {
     static let documents: [JSONValue] = [
-        .object(["access_token": .string("at-1"), "token_type": .string("Bearer"), "expires_in": .integer(3600), "refresh_token": .string("rt-1")]),
-        .object(["Zebra": .null, "apple": .bool(true), "a10": .integer(-7), "a9": .bool(false), "a_b": .array([]), "ab": .object([:])]),
+        .object([
+            "access_token": .string("at-1"), "token_type": .string("Bearer"), "expires_in": .integer(3600),
+            "refresh_token": .string("rt-1"),
+        ]),
+        .object([
+            "Zebra": .null, "apple": .bool(true), "a10": .integer(-7), "a9": .bool(false), "a_b": .array([]),
+            "ab": .object([:]),
+        ]),
         .array([.string("https://example.com/a?b=c&d"), .string(" spaced ~ "), .integer(Int.min), .integer(Int.max)]),
         .object(["quote": .string("say \"hi\" \\ then"), "line": .string("a\nb\u{1}\t"), "café": .string("naïve ☕")]),
         .object(["nested": .object(["list": .array([.number(1.5), .number(3600), .string("x")])])]),

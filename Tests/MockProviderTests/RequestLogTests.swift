@@ -19,10 +19,12 @@ struct RequestLogTests {
         let provider = MockProvider(settings: settings, logger: Logger(label: "mock-provider") { _ in log })
         _ = provider.handle(ProviderRequest(method: "POST", target: "/token"))
         _ = provider.handle(ProviderRequest(method: "GET", target: "/resource?page=2"))
-        #expect(log.lines == [
-            "info [MockProvider] POST /token → 503 (delayed 2.0 seconds) [rule 1]",
-            "info [MockProvider] GET /resource?page=2 → 401",
-        ])
+        #expect(
+            log.lines == [
+                "info [MockProvider] POST /token → 503 (delayed 2.0 seconds) [rule 1]",
+                "info [MockProvider] GET /resource?page=2 → 401",
+            ]
+        )
     }
 }
 

@@ -8,12 +8,20 @@ struct RequestParsingTests {
     @Test("form fields: empty pairs skipped, a missing value is empty, only the first = separates")
     func formFieldShapes() {
         let fields = FormField.decode("a=1&&b=&c&=d&e=x=y")
-        #expect(fields == [FormField("a", "1"), FormField("b", ""), FormField("c", ""), FormField("", "d"), FormField("e", "x=y")])
+        #expect(
+            fields == [
+                FormField("a", "1"), FormField("b", ""), FormField("c", ""), FormField("", "d"), FormField("e", "x=y"),
+            ]
+        )
     }
 
     @Test("form fields: + is a space and percent-escapes are decoded, in ASCII and other text alike")
     func formFieldDecoding() {
-        #expect(FormField.decode("name=J%C3%BCrgen+M&caf%C3%A9=%E2%98%95") == [FormField("name", "Jürgen M"), FormField("café", "☕")])
+        #expect(
+            FormField.decode("name=J%C3%BCrgen+M&caf%C3%A9=%E2%98%95") == [
+                FormField("name", "Jürgen M"), FormField("café", "☕"),
+            ]
+        )
         #expect(FormField.decode("prénom=Zoë+A&x=1") == [FormField("prénom", "Zoë A"), FormField("x", "1")])
         #expect(FormField.decode("bad=%zz") == [FormField("bad", "%zz")])
     }
@@ -21,7 +29,8 @@ struct RequestParsingTests {
     @Test("bearer tokens: scheme in any case, surrounding whitespace trimmed, other schemes ignored")
     func bearerTokens() {
         func token(_ authorization: String) -> String? {
-            ProviderRequest(method: "GET", target: "/resource", headers: [HeaderField("Authorization", authorization)]).bearerToken
+            ProviderRequest(method: "GET", target: "/resource", headers: [HeaderField("Authorization", authorization)])
+                .bearerToken
         }
         #expect(token("Bearer at-1") == "at-1")
         #expect(token("bEaReR   at-1 \t") == "at-1")
@@ -41,8 +50,12 @@ struct RequestParsingTests {
         let encoded = Data("\(client.id):\(client.secret)".utf8).base64EncodedString()
         func status(_ authorization: String) -> Int {
             let request = ProviderRequest(
-                method: "POST", target: "/token",
-                headers: [HeaderField("Authorization", authorization), HeaderField("Content-Type", "application/x-www-form-urlencoded")],
+                method: "POST",
+                target: "/token",
+                headers: [
+                    HeaderField("Authorization", authorization),
+                    HeaderField("Content-Type", "application/x-www-form-urlencoded"),
+                ],
                 body: "grant_type=client_credentials"
             )
             return provider.handle(request).response.status
@@ -59,7 +72,12 @@ struct RequestParsingTests {
     @Test("header names and the form media type compare without regard to case")
     func caseInsensitiveNames() {
         func request(contentType: String) -> ProviderRequest {
-            ProviderRequest(method: "POST", target: "/token", headers: [HeaderField("content-TYPE", contentType)], body: "a=1")
+            ProviderRequest(
+                method: "POST",
+                target: "/token",
+                headers: [HeaderField("content-TYPE", contentType)],
+                body: "a=1"
+            )
         }
         let form = request(contentType: "Application/X-WWW-Form-Urlencoded; charset=UTF-8")
         #expect(form.header("Content-Type") != nil)

@@ -38,21 +38,27 @@ struct ResourceAndClockTests {
 
     @Test("a token expires on the virtual clock: one hour of lifetime costs no real hour")
     func expiryOnVirtualTime() async throws {
-        try await RunningProvider.with(ProviderSettings(tokens: TokenPolicy(accessLifetime: .seconds(3600)))) { provider throws in
+        try await RunningProvider.with(ProviderSettings(tokens: TokenPolicy(accessLifetime: .seconds(3600)))) {
+            provider throws in
             _ = try await provider.passwordGrant()
             provider.provider.clock.advance(by: .seconds(3599))
             #expect(try await provider.resource(bearer: "at-1").status == 200)
             provider.provider.clock.advance(by: .seconds(1))
             let expired = try await provider.resource(bearer: "at-1")
             #expect(expired.status == 401)
-            #expect(expired.headers["WWW-Authenticate"].first == "Bearer realm=\"mock-provider\", error=\"invalid_token\"")
+            #expect(
+                expired.headers["WWW-Authenticate"].first == "Bearer realm=\"mock-provider\", error=\"invalid_token\""
+            )
         }
     }
 
     @Test("the journal records virtual time, request, form fields, status and the rule applied")
     func journal() async throws {
         let settings = ProviderSettings(rules: [
-            ProviderRule(match: RequestMatcher(endpoint: .resource, calls: .nth(2)), action: .respond(ProviderResponse(status: 503)))
+            ProviderRule(
+                match: RequestMatcher(endpoint: .resource, calls: .nth(2)),
+                action: .respond(ProviderResponse(status: 503))
+            )
         ])
         try await RunningProvider.with(settings) { provider throws in
             _ = try await provider.passwordGrant()
@@ -92,11 +98,18 @@ struct BoundedLedgerTests {
             let second = try await provider.passwordGrant()
             let oldest = try #require(first.json?["access_token"]?.stringValue)
             let newest = try #require(second.json?["access_token"]?.stringValue)
-            #expect(provider.provider.issuedTokens.map(\.value) == [newest, try #require(second.json?["refresh_token"]?.stringValue)])
+            #expect(
+                provider.provider.issuedTokens.map(\.value) == [
+                    newest, try #require(second.json?["refresh_token"]?.stringValue),
+                ]
+            )
             #expect(try await provider.resource(bearer: oldest).status == 401)
             #expect(try await provider.resource(bearer: newest).status == 200)
             let refresh = try await provider.token(
-                [("grant_type", "refresh_token"), ("refresh_token", try #require(first.json?["refresh_token"]?.stringValue))],
+                [
+                    ("grant_type", "refresh_token"),
+                    ("refresh_token", try #require(first.json?["refresh_token"]?.stringValue)),
+                ],
                 basic: provider.settings.client
             )
             #expect(refresh.json?["error"] == .string("invalid_grant"))
@@ -114,12 +127,20 @@ struct BoundedLedgerTests {
             #expect(try await provider.resource(bearer: "at-1").status == 401)
             #expect(try await provider.resource(bearer: "at-2").status == 200)
             #expect(try await provider.resource(bearer: "at-3").status == 200)
-            for lookAlike in ["at-02", "at-2x", "at-", "at--2", "at-+2", "AT-2", "xt-2", "rt-2", "at-99999999999999999999"] {
+            for lookAlike in [
+                "at-02", "at-2x", "at-", "at--2", "at-+2", "AT-2", "xt-2", "rt-2", "at-99999999999999999999",
+            ] {
                 #expect(try await provider.resource(bearer: lookAlike).status == 401, "\(lookAlike)")
             }
-            let forgotten = try await provider.token([("grant_type", "refresh_token"), ("refresh_token", "rt-1")], basic: client)
+            let forgotten = try await provider.token(
+                [("grant_type", "refresh_token"), ("refresh_token", "rt-1")],
+                basic: client
+            )
             #expect(forgotten.json?["error"] == .string("invalid_grant"))
-            let remembered = try await provider.token([("grant_type", "refresh_token"), ("refresh_token", "rt-2")], basic: client)
+            let remembered = try await provider.token(
+                [("grant_type", "refresh_token"), ("refresh_token", "rt-2")],
+                basic: client
+            )
             #expect(remembered.status == 200)
         }
     }

@@ -20,7 +20,9 @@ struct RobustnessTests {
         try await RunningProvider.with { provider throws in
             let connection = try RawConnection(port: try #require(provider.server.port))
             let body = String(repeating: "a", count: (1 << 20) + 10)
-            connection.send("POST /token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            connection.send(
+                "POST /token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+            )
             let answer = connection.receiveUntilClosed()
             connection.closeConnection()
             #expect(answer.hasPrefix("HTTP/1.1 413"))
@@ -35,7 +37,9 @@ struct BoundsTests {
     func oversizedHeaders() async throws {
         try await RunningProvider.with { provider throws in
             let connection = try RawConnection(port: try #require(provider.server.port))
-            connection.send("GET /resource HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 200_000))\r\n\r\n")
+            connection.send(
+                "GET /resource HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 200_000))\r\n\r\n"
+            )
             let answer = connection.receiveUntilClosed()
             connection.closeConnection()
             #expect(answer.hasPrefix("HTTP/1.1 400"))
@@ -44,7 +48,10 @@ struct BoundsTests {
 
     @Test("a connection that sends nothing is closed without an answer once the idle timeout passes")
     func silentClient() async throws {
-        let server = try await ProviderServer.start(MockProvider(), options: ServerOptions(idleTimeout: .milliseconds(300)))
+        let server = try await ProviderServer.start(
+            MockProvider(),
+            options: ServerOptions(idleTimeout: .milliseconds(300))
+        )
         let connection = try RawConnection(port: try #require(server.port))
         let (answer, reset) = connection.receive()
         connection.closeConnection()

@@ -8,7 +8,9 @@ struct RuleTests {
         let settings = ProviderSettings(rules: [
             ProviderRule(
                 match: RequestMatcher(endpoint: .token, grant: .refreshToken, calls: .nth(2)),
-                action: .respond(ProviderResponse(status: 503, headers: [HeaderField("Retry-After", "7")], body: "busy"))
+                action: .respond(
+                    ProviderResponse(status: 503, headers: [HeaderField("Retry-After", "7")], body: "busy")
+                )
             )
         ])
         try await RunningProvider.with(settings) { provider throws in
@@ -29,7 +31,12 @@ struct RuleTests {
         let settings = ProviderSettings(rules: [
             ProviderRule(
                 match: RequestMatcher(endpoint: .token, grant: .password),
-                action: .alterTokenResponse(TokenResponseAlteration(set: ["expires_in": .string("3600"), "refresh_token": .null], omit: ["token_type"]))
+                action: .alterTokenResponse(
+                    TokenResponseAlteration(
+                        set: ["expires_in": .string("3600"), "refresh_token": .null],
+                        omit: ["token_type"]
+                    )
+                )
             )
         ])
         try await RunningProvider.with(settings) { provider throws in
@@ -45,15 +52,31 @@ struct RuleTests {
     @Test("an RFC 6749 §5.2 error takes the status the RFC gives its code unless one is scripted")
     func scriptedErrors() async throws {
         let settings = ProviderSettings(rules: [
-            ProviderRule(match: RequestMatcher(endpoint: .token, calls: .nth(1)),
-                         action: .oauthError(ScriptedOAuthError(code: "invalid_client", description: "nope", uri: "https://example.test/e"))),
-            ProviderRule(match: RequestMatcher(endpoint: .token, calls: .nth(2)), action: .oauthError(ScriptedOAuthError(code: "invalid_scope"))),
-            ProviderRule(match: RequestMatcher(endpoint: .token, calls: .range(3...3)), action: .oauthError(ScriptedOAuthError(code: "invalid_grant", status: 200))),
+            ProviderRule(
+                match: RequestMatcher(endpoint: .token, calls: .nth(1)),
+                action: .oauthError(
+                    ScriptedOAuthError(code: "invalid_client", description: "nope", uri: "https://example.test/e")
+                )
+            ),
+            ProviderRule(
+                match: RequestMatcher(endpoint: .token, calls: .nth(2)),
+                action: .oauthError(ScriptedOAuthError(code: "invalid_scope"))
+            ),
+            ProviderRule(
+                match: RequestMatcher(endpoint: .token, calls: .range(3...3)),
+                action: .oauthError(ScriptedOAuthError(code: "invalid_grant", status: 200))
+            ),
         ])
         try await RunningProvider.with(settings) { provider throws in
             let first = try await provider.passwordGrant()
             #expect(first.status == 401)
-            #expect(first.json == .object(["error": .string("invalid_client"), "error_description": .string("nope"), "error_uri": .string("https://example.test/e")]))
+            #expect(
+                first.json
+                    == .object([
+                        "error": .string("invalid_client"), "error_description": .string("nope"),
+                        "error_uri": .string("https://example.test/e"),
+                    ])
+            )
             #expect(try await provider.passwordGrant().status == 400)
             let third = try await provider.passwordGrant()
             #expect(third.status == 200)
@@ -68,8 +91,14 @@ struct RetryAfterTests {
     @Test("Retry-After as delay-seconds and as an HTTP-date of virtual now plus the delay")
     func retryAfter() async throws {
         let settings = ProviderSettings(rules: [
-            ProviderRule(match: RequestMatcher(endpoint: .token, calls: .nth(1)), action: .retryLater(RetryLater(status: 429, after: .seconds(30)))),
-            ProviderRule(match: RequestMatcher(endpoint: .token, calls: .nth(2)), action: .retryLater(RetryLater(after: .seconds(90), format: .httpDate))),
+            ProviderRule(
+                match: RequestMatcher(endpoint: .token, calls: .nth(1)),
+                action: .retryLater(RetryLater(status: 429, after: .seconds(30)))
+            ),
+            ProviderRule(
+                match: RequestMatcher(endpoint: .token, calls: .nth(2)),
+                action: .retryLater(RetryLater(after: .seconds(90), format: .httpDate))
+            ),
         ])
         try await RunningProvider.with(settings) { provider throws in
             let seconds = try await provider.passwordGrant()
@@ -100,7 +129,11 @@ struct MalformedTokenResponseTests {
 
     @Test("a wrong or missing Content-Type on a JSON body")
     func contentType() async throws {
-        #expect(try await answer(TokenResponseAlteration(contentType: .replace("text/plain"))).headers["Content-Type"] == ["text/plain"])
+        #expect(
+            try await answer(TokenResponseAlteration(contentType: .replace("text/plain"))).headers["Content-Type"] == [
+                "text/plain"
+            ]
+        )
         #expect(try await answer(TokenResponseAlteration(contentType: .omit)).headers["Content-Type"].isEmpty)
     }
 
@@ -121,18 +154,44 @@ struct ScriptedAnswerTests {
     }
 
     static let cases = [
-        Case(name: "an HTML 502 page", response: ProviderResponse(
-            status: 502, headers: [HeaderField("Content-Type", "text/html")], body: "<html><body><h1>502 Bad Gateway</h1></body></html>"
-        )),
-        Case(name: "401 invalid_token", response: ProviderResponse(status: 401, headers: [HeaderField("WWW-Authenticate", #"Bearer error="invalid_token""#)])),
-        Case(name: "403 insufficient_scope", response: ProviderResponse(
-            status: 403, headers: [HeaderField("WWW-Authenticate", #"Bearer error="insufficient_scope", scope="admin""#)]
-        )),
+        Case(
+            name: "an HTML 502 page",
+            response: ProviderResponse(
+                status: 502,
+                headers: [HeaderField("Content-Type", "text/html")],
+                body: "<html><body><h1>502 Bad Gateway</h1></body></html>"
+            )
+        ),
+        Case(
+            name: "401 invalid_token",
+            response: ProviderResponse(
+                status: 401,
+                headers: [HeaderField("WWW-Authenticate", #"Bearer error="invalid_token""#)]
+            )
+        ),
+        Case(
+            name: "403 insufficient_scope",
+            response: ProviderResponse(
+                status: 403,
+                headers: [HeaderField("WWW-Authenticate", #"Bearer error="insufficient_scope", scope="admin""#)]
+            )
+        ),
         Case(name: "401 without a challenge", response: ProviderResponse(status: 401)),
-        Case(name: "401 with a Basic challenge", response: ProviderResponse(status: 401, headers: [HeaderField("WWW-Authenticate", #"Basic realm="legacy""#)])),
-        Case(name: "200 with an error body", response: ProviderResponse(
-            status: 200, headers: [HeaderField("Content-Type", "application/json")], body: #"{"error":"invalid_grant"}"#
-        )),
+        Case(
+            name: "401 with a Basic challenge",
+            response: ProviderResponse(
+                status: 401,
+                headers: [HeaderField("WWW-Authenticate", #"Basic realm="legacy""#)]
+            )
+        ),
+        Case(
+            name: "200 with an error body",
+            response: ProviderResponse(
+                status: 200,
+                headers: [HeaderField("Content-Type", "application/json")],
+                body: #"{"error":"invalid_grant"}"#
+            )
+        ),
     ]
 
     @Test("the client sees the scripted status, headers and body", arguments: cases)
@@ -152,7 +211,12 @@ struct ScriptedAnswerTests {
     func storm() async throws {
         let storm = ProviderRule(
             match: RequestMatcher(endpoint: .resource, calls: .from(1)),
-            action: .respond(ProviderResponse(status: 401, headers: [HeaderField("WWW-Authenticate", #"Bearer error="invalid_token""#)]))
+            action: .respond(
+                ProviderResponse(
+                    status: 401,
+                    headers: [HeaderField("WWW-Authenticate", #"Bearer error="invalid_token""#)]
+                )
+            )
         )
         try await RunningProvider.with(ProviderSettings(rules: [storm])) { provider throws in
             _ = try await provider.passwordGrant()

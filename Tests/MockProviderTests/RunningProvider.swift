@@ -19,11 +19,17 @@ struct RunningProvider {
     var settings: ProviderSettings { server.provider.settings }
 
     /// Serves a provider with these settings for the duration of `body`.
-    static func with<T>(_ settings: ProviderSettings = .init(), _ body: (RunningProvider) async throws -> T) async throws -> T {
+    static func with<T>(
+        _ settings: ProviderSettings = .init(),
+        _ body: (RunningProvider) async throws -> T
+    ) async throws -> T {
         try await withProvider(MockProvider(settings: settings), body)
     }
 
-    static func withProvider<T>(_ mockProvider: MockProvider, _ body: (RunningProvider) async throws -> T) async throws -> T {
+    static func withProvider<T>(
+        _ mockProvider: MockProvider,
+        _ body: (RunningProvider) async throws -> T
+    ) async throws -> T {
         let server = try await ProviderServer.start(mockProvider)
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .disallow
@@ -64,13 +70,21 @@ struct RunningProvider {
     }
 
     func send(
-        _ method: String, path: String, headers: [(String, String)] = [], body: String? = nil, timeout: TimeAmount = .seconds(10)
+        _ method: String,
+        path: String,
+        headers: [(String, String)] = [],
+        body: String? = nil,
+        timeout: TimeAmount = .seconds(10)
     ) async throws -> Answer {
         try await send(method, url: server.baseURL + path, headers: headers, body: body, timeout: timeout)
     }
 
     func send(
-        _ method: String, url: String, headers: [(String, String)] = [], body: String? = nil, timeout: TimeAmount = .seconds(10)
+        _ method: String,
+        url: String,
+        headers: [(String, String)] = [],
+        body: String? = nil,
+        timeout: TimeAmount = .seconds(10)
     ) async throws -> Answer {
         var request = HTTPClientRequest(url: url)
         request.method = HTTPMethod(rawValue: method)
@@ -82,7 +96,9 @@ struct RunningProvider {
     }
 
     private func formEncode(_ text: String) -> String {
-        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        let unreserved = CharacterSet(
+            charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
+        )
         return text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
     }
 }

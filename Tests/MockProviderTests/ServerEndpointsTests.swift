@@ -4,12 +4,19 @@ import Testing
 
 @Suite("Revocation, introspection, metadata, scheduled revocation")
 struct ServerEndpointsTests {
-    func post(_ provider: RunningProvider, _ path: String, _ form: [(String, String)]) async throws -> RunningProvider.Answer {
+    func post(
+        _ provider: RunningProvider,
+        _ path: String,
+        _ form: [(String, String)]
+    ) async throws -> RunningProvider.Answer {
         let client = provider.settings.client
         let credentials = Data("\(client.id):\(client.secret)".utf8).base64EncodedString()
         return try await provider.send(
-            "POST", path: path,
-            headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Authorization", "Basic \(credentials)")],
+            "POST",
+            path: path,
+            headers: [
+                ("Content-Type", "application/x-www-form-urlencoded"), ("Authorization", "Basic \(credentials)"),
+            ],
             body: form.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
         )
     }
@@ -18,13 +25,19 @@ struct ServerEndpointsTests {
     func revocation() async throws {
         try await RunningProvider.with { provider throws in
             _ = try await provider.passwordGrant()
-            _ = try await provider.token([("grant_type", "refresh_token"), ("refresh_token", "rt-1")], basic: provider.settings.client)
+            _ = try await provider.token(
+                [("grant_type", "refresh_token"), ("refresh_token", "rt-1")],
+                basic: provider.settings.client
+            )
             #expect(try await post(provider, "/revoke", [("token", "at-2")]).status == 200)
             #expect(try await provider.resource(bearer: "at-2").status == 401)
             #expect(try await provider.resource(bearer: "at-1").status == 200)
             #expect(try await post(provider, "/revoke", [("token", "rt-1")]).status == 200)
             #expect(try await provider.resource(bearer: "at-1").status == 401)
-            let refresh = try await provider.token([("grant_type", "refresh_token"), ("refresh_token", "rt-1")], basic: provider.settings.client)
+            let refresh = try await provider.token(
+                [("grant_type", "refresh_token"), ("refresh_token", "rt-1")],
+                basic: provider.settings.client
+            )
             #expect(refresh.json?["error"] == .string("invalid_grant"))
             #expect(try await post(provider, "/revoke", [("token", "never-issued")]).status == 200)
             #expect(try await provider.send("POST", path: "/revoke", body: "token=rt-1").status == 401)
@@ -37,12 +50,17 @@ struct ServerEndpointsTests {
             _ = try await provider.passwordGrant()
             let live = try await post(provider, "/introspect", [("token", "at-1")])
             let origin = Int(provider.provider.clock.origin.timeIntervalSince1970)
-            #expect(live.json == .object([
-                "active": .bool(true), "client_id": .string("conformance-client"), "sub": .string("alice"),
-                "token_type": .string("Bearer"), "iat": .integer(origin), "exp": .integer(origin + 3600),
-            ]))
+            #expect(
+                live.json
+                    == .object([
+                        "active": .bool(true), "client_id": .string("conformance-client"), "sub": .string("alice"),
+                        "token_type": .string("Bearer"), "iat": .integer(origin), "exp": .integer(origin + 3600),
+                    ])
+            )
             provider.provider.clock.advance(by: .seconds(3600))
-            #expect(try await post(provider, "/introspect", [("token", "at-1")]).json == .object(["active": .bool(false)]))
+            #expect(
+                try await post(provider, "/introspect", [("token", "at-1")]).json == .object(["active": .bool(false)])
+            )
         }
     }
 
@@ -61,12 +79,16 @@ struct ServerEndpointsTests {
 
     @Test("a scheduled revocation kills the tokens issued before it, not those after")
     func scheduledRevocation() async throws {
-        try await RunningProvider.with(ProviderSettings(tokens: TokenPolicy(revokeAllAt: [.seconds(30)]))) { provider throws in
+        try await RunningProvider.with(ProviderSettings(tokens: TokenPolicy(revokeAllAt: [.seconds(30)]))) {
+            provider throws in
             _ = try await provider.passwordGrant()
             #expect(try await provider.resource(bearer: "at-1").status == 200)
             provider.provider.clock.advance(by: .seconds(30))
             #expect(try await provider.resource(bearer: "at-1").status == 401)
-            let refresh = try await provider.token([("grant_type", "refresh_token"), ("refresh_token", "rt-1")], basic: provider.settings.client)
+            let refresh = try await provider.token(
+                [("grant_type", "refresh_token"), ("refresh_token", "rt-1")],
+                basic: provider.settings.client
+            )
             #expect(refresh.json?["error"] == .string("invalid_grant"))
             _ = try await provider.passwordGrant()
             #expect(try await provider.resource(bearer: "at-2").status == 200)
@@ -76,10 +98,17 @@ struct ServerEndpointsTests {
     @Test("a redirect points to the other origin, which serves the same provider")
     func crossOriginRedirect() async throws {
         let settings = ProviderSettings(rules: [
-            ProviderRule(match: RequestMatcher(endpoint: .resource, calls: .nth(1)), action: .redirect(Redirect(status: 307, to: .otherOrigin)))
+            ProviderRule(
+                match: RequestMatcher(endpoint: .resource, calls: .nth(1)),
+                action: .redirect(Redirect(status: 307, to: .otherOrigin))
+            )
         ])
         try await RunningProvider.with(settings) { provider throws in
-            let first = try await provider.send("GET", path: "/resource/items?x=1", headers: [("Authorization", "Bearer at-1")])
+            let first = try await provider.send(
+                "GET",
+                path: "/resource/items?x=1",
+                headers: [("Authorization", "Bearer at-1")]
+            )
             #expect(first.status == 307)
             let location = try #require(first.headers["Location"].first)
             #expect(location == provider.server.otherOriginURL + "/resource/items?x=1")

@@ -56,8 +56,10 @@ struct TLSTests {
         }
     }
 
-    @Test("self-signed, expired and wrong-host certificates fail the handshake; no request arrives",
-          arguments: [CertificateVariant.selfSigned, .expired, .wrongHost])
+    @Test(
+        "self-signed, expired and wrong-host certificates fail the handshake; no request arrives",
+        arguments: [CertificateVariant.selfSigned, .expired, .wrongHost]
+    )
     func refusedCertificates(_ variant: CertificateVariant) async throws {
         try await serving(variant) { server throws in
             do {
@@ -74,7 +76,12 @@ struct TLSTests {
     @Test("a redirect from the HTTPS origin to the other origin goes from https to http")
     func httpsToHTTPRedirect() async throws {
         let settings = ProviderSettings(
-            rules: [ProviderRule(match: RequestMatcher(endpoint: .resource), action: .redirect(Redirect(status: 302, to: .otherOrigin)))],
+            rules: [
+                ProviderRule(
+                    match: RequestMatcher(endpoint: .resource),
+                    action: .redirect(Redirect(status: 302, to: .otherOrigin))
+                )
+            ],
             tls: .valid
         )
         try await serving(settings) { server throws in
@@ -82,18 +89,27 @@ struct TLSTests {
             #expect(server.otherOriginURL.hasPrefix("http://127.0.0.1:"))
             let status = try await requestTrustingTestCA(server)
             #expect(status == 302)
-            #expect(server.provider.journal.entries.first?.response.header("Location") == server.otherOriginURL + "/resource")
+            #expect(
+                server.provider.journal.entries.first?.response.header("Location") == server.otherOriginURL
+                    + "/resource"
+            )
         }
     }
 
     @Test("a pinning client accepts the pinned key and refuses a CA-valid certificate with another key")
     func pinning() async throws {
         let pinnedOK = try await serving(.valid) { server throws in
-            try await TLSProbe.handshake(port: try #require(server.port), pin: try #require(server.pki?.pinnedPublicKeySHA256))
+            try await TLSProbe.handshake(
+                port: try #require(server.port),
+                pin: try #require(server.pki?.pinnedPublicKeySHA256)
+            )
         }
         #expect(pinnedOK)
         let otherKeyOK = try await serving(.otherKey) { server throws in
-            try await TLSProbe.handshake(port: try #require(server.port), pin: try #require(server.pki?.pinnedPublicKeySHA256))
+            try await TLSProbe.handshake(
+                port: try #require(server.port),
+                pin: try #require(server.pki?.pinnedPublicKeySHA256)
+            )
         }
         #expect(!otherKeyOK)
     }
@@ -108,8 +124,12 @@ enum TLSProbe {
         let channel = try await ClientBootstrap(group: group)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let handler = try NIOSSLClientHandler(context: context, serverHostname: "localhost") { certificates, verdict in
-                        let presented = (try? certificates.first?.extractPublicKey().toSPKIBytes()).map { TestPKI.publicKeySHA256($0) }
+                    let handler = try NIOSSLClientHandler(context: context, serverHostname: "localhost") {
+                        certificates,
+                        verdict in
+                        let presented = (try? certificates.first?.extractPublicKey().toSPKIBytes()).map {
+                            TestPKI.publicKeySHA256($0)
+                        }
                         verdict.succeed(presented == pin ? .certificateVerified : .failed)
                     }
                     try channel.pipeline.syncOperations.addHandler(handler)

@@ -23,8 +23,10 @@ struct TokenEndpointTests {
         try await RunningProvider.with { provider throws in
             let client = provider.settings.client
             let user = provider.settings.user
-            let form = [("grant_type", "password"), ("username", user.username), ("password", user.password),
-                        ("client_id", client.id), ("client_secret", client.secret)]
+            let form = [
+                ("grant_type", "password"), ("username", user.username), ("password", user.password),
+                ("client_id", client.id), ("client_secret", client.secret),
+            ]
             let inBody = try await provider.token(form, basic: nil)
             #expect(inBody.status == 200)
             let both = try await provider.token(form, basic: client)
@@ -57,7 +59,10 @@ struct TokenEndpointTests {
     func grantErrors() async throws {
         try await RunningProvider.with { provider throws in
             let client = provider.settings.client
-            let wrongPassword = try await provider.token([("grant_type", "password"), ("username", "alice"), ("password", "nope")], basic: client)
+            let wrongPassword = try await provider.token(
+                [("grant_type", "password"), ("username", "alice"), ("password", "nope")],
+                basic: client
+            )
             #expect(wrongPassword.status == 400)
             #expect(wrongPassword.json?["error"] == .string("invalid_grant"))
             let unknown = try await provider.token([("grant_type", "urn:example:unknown")], basic: client)
@@ -72,7 +77,10 @@ struct TokenEndpointTests {
     @Test("client_credentials issues no refresh token (RFC 6749 §4.4.3)")
     func clientCredentials() async throws {
         try await RunningProvider.with { provider throws in
-            let answer = try await provider.token([("grant_type", "client_credentials")], basic: provider.settings.client)
+            let answer = try await provider.token(
+                [("grant_type", "client_credentials")],
+                basic: provider.settings.client
+            )
             #expect(answer.status == 200)
             #expect(answer.json?["access_token"] != nil)
             #expect(answer.json?["refresh_token"] == nil)
@@ -83,10 +91,16 @@ struct TokenEndpointTests {
     func refreshWithoutRotation() async throws {
         try await RunningProvider.with { provider throws in
             _ = try await provider.passwordGrant()
-            let refreshed = try await provider.token([("grant_type", "refresh_token"), ("refresh_token", "rt-1")], basic: provider.settings.client)
+            let refreshed = try await provider.token(
+                [("grant_type", "refresh_token"), ("refresh_token", "rt-1")],
+                basic: provider.settings.client
+            )
             #expect(refreshed.json?["access_token"] == .string("at-2"))
             #expect(refreshed.json?["refresh_token"] == .string("rt-1"))
-            let unknown = try await provider.token([("grant_type", "refresh_token"), ("refresh_token", "rt-99")], basic: provider.settings.client)
+            let unknown = try await provider.token(
+                [("grant_type", "refresh_token"), ("refresh_token", "rt-99")],
+                basic: provider.settings.client
+            )
             #expect(unknown.json?["error"] == .string("invalid_grant"))
         }
     }
@@ -97,11 +111,20 @@ struct TokenEndpointTests {
         try await RunningProvider.with(settings) { provider throws in
             let client = provider.settings.client
             _ = try await provider.passwordGrant()
-            let first = try await provider.token([("grant_type", "refresh_token"), ("refresh_token", "rt-1")], basic: client)
+            let first = try await provider.token(
+                [("grant_type", "refresh_token"), ("refresh_token", "rt-1")],
+                basic: client
+            )
             #expect(first.json?["refresh_token"] == .string("rt-2"))
-            let reuse = try await provider.token([("grant_type", "refresh_token"), ("refresh_token", "rt-1")], basic: client)
+            let reuse = try await provider.token(
+                [("grant_type", "refresh_token"), ("refresh_token", "rt-1")],
+                basic: client
+            )
             #expect(reuse.json?["error"] == .string("invalid_grant"))
-            let successor = try await provider.token([("grant_type", "refresh_token"), ("refresh_token", "rt-2")], basic: client)
+            let successor = try await provider.token(
+                [("grant_type", "refresh_token"), ("refresh_token", "rt-2")],
+                basic: client
+            )
             #expect(successor.json?["error"] == .string("invalid_grant"))
             #expect(try await provider.resource(bearer: "at-2").status == 401)
         }

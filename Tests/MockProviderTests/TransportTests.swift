@@ -6,7 +6,11 @@ import Testing
 struct TransportTests {
     static func settings(_ delivery: Delivery, body: String = "") -> ProviderSettings {
         ProviderSettings(rules: [
-            ProviderRule(match: RequestMatcher(endpoint: .resource), action: body.isEmpty ? nil : .respond(ProviderResponse(status: 200, body: body)), delivery: delivery)
+            ProviderRule(
+                match: RequestMatcher(endpoint: .resource),
+                action: body.isEmpty ? nil : .respond(ProviderResponse(status: 200, body: body)),
+                delivery: delivery
+            )
         ])
     }
 
@@ -18,11 +22,15 @@ struct TransportTests {
 
     @Test("a delayed answer arrives no sooner than its latency")
     func latency() async throws {
-        try await RunningProvider.with(Self.settings(.delayed(latency: .milliseconds(300), jitter: .zero))) { provider throws in
+        try await RunningProvider.with(Self.settings(.delayed(latency: .milliseconds(300), jitter: .zero))) {
+            provider throws in
             let started = ContinuousClock.now
             #expect(try await provider.resource(bearer: nil).status == 401)
             #expect(ContinuousClock.now - started >= .milliseconds(300))
-            #expect(provider.provider.journal.entries.first?.delivery == .delayed(latency: .milliseconds(300), jitter: .zero))
+            #expect(
+                provider.provider.journal.entries.first?.delivery
+                    == .delayed(latency: .milliseconds(300), jitter: .zero)
+            )
         }
     }
 
@@ -86,7 +94,8 @@ struct TransportTests {
     @Test("a dribbled body arrives whole, a chunk per interval")
     func dribble() async throws {
         let body = String(repeating: "x", count: 40)
-        try await RunningProvider.with(Self.settings(.dribble(chunkSize: 10, interval: .milliseconds(100)), body: body)) { provider throws in
+        try await RunningProvider.with(Self.settings(.dribble(chunkSize: 10, interval: .milliseconds(100)), body: body))
+        { provider throws in
             let started = ContinuousClock.now
             let answer = try await provider.send("GET", path: "/resource")
             #expect(answer.body == body)
@@ -104,11 +113,13 @@ struct RuleSelectionTests {
         ])
         try await RunningProvider.with(settings) { provider throws in
             let held = Task { (try await provider.resource(bearer: nil), ContinuousClock.now) }
-            for _ in 0..<500 where provider.provider.journal.lastSequence < 1 { try await Task.sleep(for: .milliseconds(10)) }
+            for _ in 0..<500 where provider.provider.journal.lastSequence < 1 {
+                try await Task.sleep(for: .milliseconds(10))
+            }
             #expect(provider.provider.journal.lastSequence == 1)
-            #expect(try await provider.passwordGrant().status == 200)    // request no. 2: the first is still held
+            #expect(try await provider.passwordGrant().status == 200)  // request no. 2: the first is still held
             let releasing = ContinuousClock.now
-            #expect(try await provider.resource(bearer: nil).status == 401)    // no. 3 releases no. 1
+            #expect(try await provider.resource(bearer: nil).status == 401)  // no. 3 releases no. 1
             let (answer, answeredAt) = try await held.value
             #expect(answer.status == 401)
             #expect(answeredAt >= releasing)
@@ -119,7 +130,9 @@ struct RuleSelectionTests {
     @Test("a sequence answers 503 twice, then correctly")
     func sequence() async throws {
         let unavailable = RuleAction.respond(ProviderResponse(status: 503, headers: [HeaderField("Retry-After", "1")]))
-        let settings = ProviderSettings(rules: [ProviderRule(match: RequestMatcher(endpoint: .token), action: .sequence([unavailable, unavailable]))])
+        let settings = ProviderSettings(rules: [
+            ProviderRule(match: RequestMatcher(endpoint: .token), action: .sequence([unavailable, unavailable]))
+        ])
         try await RunningProvider.with(settings) { provider throws in
             #expect(try await provider.passwordGrant().status == 503)
             #expect(try await provider.passwordGrant().status == 503)
@@ -132,7 +145,12 @@ struct RuleSelectionTests {
     func window() async throws {
         let storm = ProviderRule(
             match: RequestMatcher(endpoint: .resource, during: .seconds(60)..<(.seconds(120))),
-            action: .respond(ProviderResponse(status: 401, headers: [HeaderField("WWW-Authenticate", "Bearer error=\"invalid_token\"")]))
+            action: .respond(
+                ProviderResponse(
+                    status: 401,
+                    headers: [HeaderField("WWW-Authenticate", "Bearer error=\"invalid_token\"")]
+                )
+            )
         )
         try await RunningProvider.with(ProviderSettings(rules: [storm])) { provider throws in
             _ = try await provider.passwordGrant()
@@ -147,7 +165,10 @@ struct RuleSelectionTests {
     @Test("from: the n-th call and every later one")
     func fromCall() async throws {
         let settings = ProviderSettings(rules: [
-            ProviderRule(match: RequestMatcher(endpoint: .resource, calls: .from(2)), action: .respond(ProviderResponse(status: 500)))
+            ProviderRule(
+                match: RequestMatcher(endpoint: .resource, calls: .from(2)),
+                action: .respond(ProviderResponse(status: 500))
+            )
         ])
         try await RunningProvider.with(settings) { provider throws in
             let statuses = try await [1, 2, 3].asyncMap { _ in try await provider.resource(bearer: nil).status }

@@ -1,6 +1,7 @@
 import Foundation
 import MockProvider
 import Testing
+
 @testable import OAuthConformance
 
 /// The harness stays in charge of an adapter process: a crash, garbage on stdout, a hang or a
@@ -9,7 +10,10 @@ import Testing
 @Suite("Adapter processes")
 struct AdapterProcessTests {
     /// Runs two scenarios through the script adapter; returns both results and the adapter.
-    private func runTwo(_ behaviour: ScriptAdapter.Behaviour, operationTimeout: Duration = .seconds(10)) async throws -> ([ScenarioResult], ScriptAdapter) {
+    private func runTwo(
+        _ behaviour: ScriptAdapter.Behaviour,
+        operationTimeout: Duration = .seconds(10)
+    ) async throws -> ([ScenarioResult], ScriptAdapter) {
         let script = try ScriptAdapter()
         let profile = script.profile(behaviour, operationTimeout: operationTimeout)
         let factory = AdapterClientFactory(profile: profile)
@@ -25,13 +29,19 @@ struct AdapterProcessTests {
         return ""
     }
 
-    @Test("an adapter that answers end badly: the scenario is an error naming end, and the next scenario runs on a new process", arguments: [
-        (ScriptAdapter.Behaviour.endCrashes, "the adapter closed its stdout without answering end: it exited with status 4"),
-        (.endGarbage, "the adapter wrote something that is not a JSON object to stdout: \"goodbye\""),
-        (.endHangs, "the adapter did not answer end within 2s"),
-        (.endRefuses, "the adapter refused end: cannot close the session"),
-        (.endWrongID, "the adapter answered id"),
-    ])
+    @Test(
+        "an adapter that answers end badly: the scenario is an error naming end, and the next scenario runs on a new process",
+        arguments: [
+            (
+                ScriptAdapter.Behaviour.endCrashes,
+                "the adapter closed its stdout without answering end: it exited with status 4"
+            ),
+            (.endGarbage, "the adapter wrote something that is not a JSON object to stdout: \"goodbye\""),
+            (.endHangs, "the adapter did not answer end within 2s"),
+            (.endRefuses, "the adapter refused end: cannot close the session"),
+            (.endWrongID, "the adapter answered id"),
+        ]
+    )
     func badEnd(_ behaviour: ScriptAdapter.Behaviour, cause: String) async throws {
         let (results, script) = try await runTwo(behaviour, operationTimeout: .seconds(2))
         defer { script.remove() }
@@ -42,7 +52,9 @@ struct AdapterProcessTests {
         #expect(script.pids().count == 2)
     }
 
-    @Test("a JSON line with bytes that are not UTF-8 is a protocol fault naming the offset, not text with the bytes replaced")
+    @Test(
+        "a JSON line with bytes that are not UTF-8 is a protocol fault naming the offset, not text with the bytes replaced"
+    )
     func notUTF8() async throws {
         let (results, script) = try await runTwo(.notUTF8)
         defer { script.remove() }
@@ -52,18 +64,30 @@ struct AdapterProcessTests {
         #expect(results[1].verdict == .passed)
     }
 
-    @Test("a fault text with line breaks, DEL and terminal escapes stays on one console line and one Markdown list item")
+    @Test(
+        "a fault text with line breaks, DEL and terminal escapes stays on one console line and one Markdown list item"
+    )
     func hostileFaultText() async throws {
         let (results, script) = try await runTwo(.hostileFault)
         defer { script.remove() }
         let console = ConsoleReport()
         let line = console.line(for: results[0])
-        #expect(!line.contains("\n") && !line.contains("\r") && !line.contains("\u{7F}") && !line.contains("\u{1B}"), "\(line)")
+        #expect(
+            !line.contains("\n") && !line.contains("\r") && !line.contains("\u{7F}") && !line.contains("\u{1B}"),
+            "\(line)"
+        )
         #expect(line.contains(#"line one\nline two\rback\u{7F}del red end"#), "\(line)")
         for detail in console.details(for: results[0]) {
             #expect(!detail.contains("\n") && !detail.contains("\r") && !detail.contains("\u{1B}"), "\(detail)")
         }
-        var result = ConformanceResult(SuiteRun(profile: results[0].transcript?.profile ?? ReferenceClientFactory().profile, results: results, startedAt: Date(), wallTime: .zero))
+        var result = ConformanceResult(
+            SuiteRun(
+                profile: results[0].transcript?.profile ?? ReferenceClientFactory().profile,
+                results: results,
+                startedAt: Date(),
+                wallTime: .zero
+            )
+        )
         result.scenarios[0].verdict = .skipped
         let markdown = MarkdownReport().render([result])
         let item = try #require(markdown.split(separator: "\n").first { $0.hasPrefix("- <code>errors/first</code>") })
@@ -94,7 +118,9 @@ struct AdapterProcessTests {
         #expect(script.pids().allSatisfy(processIsGone))
     }
 
-    @Test("an adapter that crashes mid-scenario: an error naming the exit, its stderr in the report, the next scenario on a new process")
+    @Test(
+        "an adapter that crashes mid-scenario: an error naming the exit, its stderr in the report, the next scenario on a new process"
+    )
     func crash() async throws {
         let (results, script) = try await runTwo(.crashes)
         defer { script.remove() }
@@ -104,7 +130,14 @@ struct AdapterProcessTests {
         #expect(problem.contains("exited with status 3"))
         let output = try #require(results[0].transcript?.clientOutput)
         #expect(output.contains("about to crash on purpose"))
-        let junit = JUnitReport().render(SuiteRun(profile: ClientProfile(name: "script", version: "1", capabilities: [], refreshWindow: nil), results: results, startedAt: Date(), wallTime: .zero))
+        let junit = JUnitReport().render(
+            SuiteRun(
+                profile: ClientProfile(name: "script", version: "1", capabilities: [], refreshWindow: nil),
+                results: results,
+                startedAt: Date(),
+                wallTime: .zero
+            )
+        )
         #expect(junit.text.contains("<system-err>adapter got reset\nadapter got login\nabout to crash on purpose"))
         #expect(results[1].verdict == .passed)
         #expect(script.pids().count == 2)
@@ -122,7 +155,9 @@ struct AdapterProcessTests {
         #expect(script.pids().allSatisfy(processIsGone))
     }
 
-    @Test("an adapter that hangs: a timeout naming the operation, its whole process group killed, the next scenario on a new process")
+    @Test(
+        "an adapter that hangs: a timeout naming the operation, its whole process group killed, the next scenario on a new process"
+    )
     func hang() async throws {
         let (results, script) = try await runTwo(.hangs, operationTimeout: .milliseconds(700))
         defer { script.remove() }
@@ -137,7 +172,9 @@ struct AdapterProcessTests {
         #expect(!script.helperFinished)
     }
 
-    @Test("an adapter that speaks another protocol version: every scenario an error saying so, without a new launch each")
+    @Test(
+        "an adapter that speaks another protocol version: every scenario an error saying so, without a new launch each"
+    )
     func wrongProtocol() async throws {
         let (results, script) = try await runTwo(.wrongProtocol)
         defer { script.remove() }
@@ -166,7 +203,10 @@ struct AdapterProcessTests {
     @Test("a scenario's steps together get the scenario timeout, and the error says so")
     func scenarioTimeout() async throws {
         let scenario = try Fixtures.builtInScenario("refresh/keeps-refresh-token-when-response-omits-it")
-        let result = await ScenarioRunner(stepTimeout: .seconds(20), scenarioTimeout: .milliseconds(300)).run(scenario, with: HangingClientFactory())
+        let result = await ScenarioRunner(stepTimeout: .seconds(20), scenarioTimeout: .milliseconds(300)).run(
+            scenario,
+            with: HangingClientFactory()
+        )
         #expect(problem(result) == "step 1 (login password): the scenario ran out of its 300ms of real time")
     }
 
@@ -189,10 +229,17 @@ struct AdapterProcessTests {
         let factory = AdapterClientFactory(profile: profile)
         let result = await ScenarioRunner().run(try ScriptAdapter.scenario("errors/first"), with: factory)
         await factory.stop()
-        #expect(problem(result).contains("the profile declares refresh_on_401, which the adapter's hello does not offer"))
+        #expect(
+            problem(result).contains("the profile declares refresh_on_401, which the adapter's hello does not offer")
+        )
     }
 
-    @Test("under libfaketime the adapter's time.time() is the scenario's virtual time, moved by the harness", .enabled(if: AdapterProfileLoader.fakeTimeLibraryCandidates.contains { FileManager.default.fileExists(atPath: $0) }))
+    @Test(
+        "under libfaketime the adapter's time.time() is the scenario's virtual time, moved by the harness",
+        .enabled(
+            if: AdapterProfileLoader.fakeTimeLibraryCandidates.contains { FileManager.default.fileExists(atPath: $0) }
+        )
+    )
     func fakeTime() async throws {
         let script = try ScriptAdapter()
         defer { script.remove() }
@@ -202,9 +249,15 @@ struct AdapterProcessTests {
         let storage = try PackageFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: storage) }
         let environment = ClientEnvironment(
-            tokenEndpointURL: "http://127.0.0.1:1/token", authorizationEndpointURL: "http://127.0.0.1:1/authorize", resourceBaseURL: "http://127.0.0.1:1",
-            issuer: "http://127.0.0.1:1", redirectURI: "http://127.0.0.1/callback", client: ClientCredentials(id: "c", secret: "s"),
-            user: UserCredentials(username: "u", password: "p"), clock: clock, storageDirectory: storage
+            tokenEndpointURL: "http://127.0.0.1:1/token",
+            authorizationEndpointURL: "http://127.0.0.1:1/authorize",
+            resourceBaseURL: "http://127.0.0.1:1",
+            issuer: "http://127.0.0.1:1",
+            redirectURI: "http://127.0.0.1/callback",
+            client: ClientCredentials(id: "c", secret: "s"),
+            user: UserCredentials(username: "u", password: "p"),
+            clock: clock,
+            storageDirectory: storage
         )
         let client = try await factory.makeClient(for: environment)
         let first = await client.request(method: "GET", url: "http://127.0.0.1:1/resource")

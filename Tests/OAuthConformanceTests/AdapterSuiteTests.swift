@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OAuthConformance
 
 /// The built-in suite through real adapter processes: the reference client out of process gives
@@ -31,7 +32,10 @@ struct AdapterSuiteTests {
         }
     }
 
-    @Test("the reference client gives the same verdict on every built-in scenario in process and as an adapter process", arguments: [nil, "no-single-flight", "no-refresh-on-401"])
+    @Test(
+        "the reference client gives the same verdict on every built-in scenario in process and as an adapter process",
+        arguments: [nil, "no-single-flight", "no-refresh-on-401"]
+    )
     func referenceAdapterMatchesInProcess(defect: String?) async throws {
         let scenarios = try Fixtures.builtInScenarios()
         var profile = try Self.referenceProfile()
@@ -57,14 +61,26 @@ struct AdapterSuiteTests {
 
     static let pythonProfiles = ["authlib.yaml", "requests-oauthlib.yaml"]
 
-    @Test("a Python library's profile runs the built-in suite green: every failure is one its profile expects", arguments: pythonProfiles)
+    @Test(
+        "a Python library's profile runs the built-in suite green: every failure is one its profile expects",
+        arguments: pythonProfiles
+    )
     func pythonLibrary(_ file: String) async throws {
         let venv = Self.adapters.appendingPathComponent("python/.venv/bin/python").path
-        try #require(FileManager.default.isExecutableFile(atPath: venv), "run Adapters/python/install.sh (scripts/test does)")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: venv),
+            "run Adapters/python/install.sh (scripts/test does)"
+        )
         let loaded = AdapterProfileLoader.load(path: Self.adapters.appendingPathComponent("python/\(file)").path)
-        let profile = try #require(loaded.profile, "\(loaded.diagnostics.map(\.description)) (libfaketime: Debian's faketime, which scripts/test installs)")
+        let profile = try #require(
+            loaded.profile,
+            "\(loaded.diagnostics.map(\.description)) (libfaketime: Debian's faketime, which scripts/test installs)"
+        )
         let factory = AdapterClientFactory(profile: profile)
-        let run = await SuiteRunner(scenarioRunner: profile.scenarioRunner).run(try Fixtures.builtInScenarios(), with: factory)
+        let run = await SuiteRunner(scenarioRunner: profile.scenarioRunner).run(
+            try Fixtures.builtInScenarios(),
+            with: factory
+        )
         await factory.stop()
         for result in run.results {
             switch result.verdict {
@@ -86,15 +102,24 @@ struct AdapterSuiteTests {
     /// Python, out of process, under libfaketime). A scenario it fails is a defect of the scenario.
     static let independentProfiles = ["independent-reactive.yaml", "independent-proactive.yaml"]
 
-    @Test("the independent conforming client passes every scenario it declares, in both of its designs, with no expected failures", arguments: independentProfiles)
+    @Test(
+        "the independent conforming client passes every scenario it declares, in both of its designs, with no expected failures",
+        arguments: independentProfiles
+    )
     func independentClientConforms(_ file: String) async throws {
         let venv = Self.adapters.appendingPathComponent("python/.venv/bin/python").path
-        try #require(FileManager.default.isExecutableFile(atPath: venv), "run Adapters/python/install.sh (scripts/test does)")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: venv),
+            "run Adapters/python/install.sh (scripts/test does)"
+        )
         let loaded = AdapterProfileLoader.load(path: Self.adapters.appendingPathComponent("python/\(file)").path)
         let profile = try #require(loaded.profile, "\(loaded.diagnostics.map(\.description))")
         #expect(profile.expectedFailures.isEmpty)
         let factory = AdapterClientFactory(profile: profile)
-        let run = await SuiteRunner(scenarioRunner: profile.scenarioRunner, jobs: 2).run(try Fixtures.builtInScenarios(), with: factory)
+        let run = await SuiteRunner(scenarioRunner: profile.scenarioRunner, jobs: 2).run(
+            try Fixtures.builtInScenarios(),
+            with: factory
+        )
         await factory.stop()
         for result in run.results where result.verdict != .passed {
             if case .skipped = result.verdict { continue }
@@ -102,7 +127,10 @@ struct AdapterSuiteTests {
         }
         let skipped = run.results.filter { if case .skipped = $0.verdict { true } else { false } }
         // Only what the design leaves out: pinning, and for the reactive one proactive refresh.
-        #expect(skipped.count <= (profile.capabilities.contains(.proactiveRefresh) ? 1 : 6), "\(skipped.map(\.scenario.id))")
+        #expect(
+            skipped.count <= (profile.capabilities.contains(.proactiveRefresh) ? 1 : 6),
+            "\(skipped.map(\.scenario.id))"
+        )
         #expect(run.results.count { $0.verdict == .passed } >= 95)
     }
 
@@ -111,13 +139,21 @@ struct AdapterSuiteTests {
         let scratch = try PackageFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
         // The shipped profile with the adapter built beside the tests.
-        let profileText = try String(contentsOf: Self.adapters.appendingPathComponent("swift/reference.yaml"), encoding: .utf8)
-            .replacingOccurrences(of: "directory: ../..", with: "directory: \(PackageFiles.root.path)")
-            .replacingOccurrences(of: "[.build/debug/reference-adapter]", with: "[\(PackageFiles.referenceAdapterExecutable.path)]")
+        let profileText = try String(
+            contentsOf: Self.adapters.appendingPathComponent("swift/reference.yaml"),
+            encoding: .utf8
+        )
+        .replacingOccurrences(of: "directory: ../..", with: "directory: \(PackageFiles.root.path)")
+        .replacingOccurrences(
+            of: "[.build/debug/reference-adapter]",
+            with: "[\(PackageFiles.referenceAdapterExecutable.path)]"
+        )
         let profile = scratch.appendingPathComponent("reference.yaml")
         try Data(profileText.utf8).write(to: profile)
         let junit = scratch.appendingPathComponent("junit.xml").path
-        let run = try await ProcessRun.conformance(["run", "--client", profile.path, "--junit", junit, "Scenarios/refresh"])
+        let run = try await ProcessRun.conformance([
+            "run", "--client", profile.path, "--junit", junit, "Scenarios/refresh",
+        ])
         #expect(run.status == 0, "\(run.standardOutput)\(run.standardError)")
         #expect(run.standardOutput.contains("against reference-adapter \(Harness.version)"))
         let report = try String(contentsOfFile: junit, encoding: .utf8)
@@ -132,8 +168,16 @@ struct AdapterSuiteTests {
         try Data("profile: 1\nadapter: { comand: [x] }\ncapabilities: [refresh_on_404]\n".utf8).write(to: profile)
         let run = try await ProcessRun.conformance(["run", "--client", profile.path, "Scenarios/refresh"])
         #expect(run.status == 2)
-        #expect(run.standardError.contains("\(profile.path):2:12: error: unknown key 'comand' in adapter; did you mean 'command'?"))
-        #expect(run.standardError.contains("\(profile.path):3:16: error: 'refresh_on_404' is not a valid capability; did you mean 'refresh_on_401'?"))
+        #expect(
+            run.standardError.contains(
+                "\(profile.path):2:12: error: unknown key 'comand' in adapter; did you mean 'command'?"
+            )
+        )
+        #expect(
+            run.standardError.contains(
+                "\(profile.path):3:16: error: 'refresh_on_404' is not a valid capability; did you mean 'refresh_on_401'?"
+            )
+        )
         #expect(run.standardError.contains("nothing was run"))
     }
 }

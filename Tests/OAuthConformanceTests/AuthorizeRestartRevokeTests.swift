@@ -1,6 +1,7 @@
 import Foundation
 import MockProvider
 import Testing
+
 @testable import OAuthConformance
 
 /// The steps that go beyond login and request: `authorize` (the harness plays the browser),
@@ -25,22 +26,33 @@ struct AuthorizeRestartRevokeTests {
 
     @Test("the YAML and the Swift builder give the same model")
     func yamlEqualsSwift() throws {
-        let yaml = try Fixtures.scenario(Self.scenario(
-            steps: "  - authorize:\n  - restart: {}\n  - revoke: refresh_token",
-            expect: """
-              - request: { endpoint: authorize, call: 1 }
-                parameters: { code_challenge_method: S256, state: { min_length: 22 }, code_challenge: present, client_secret: absent }
-              - never: { endpoint: resource, origin: other, carries: credentials }
-            """
-        ))
+        let yaml = try Fixtures.scenario(
+            Self.scenario(
+                steps: "  - authorize:\n  - restart: {}\n  - revoke: refresh_token",
+                expect: """
+                      - request: { endpoint: authorize, call: 1 }
+                        parameters: { code_challenge_method: S256, state: { min_length: 22 }, code_challenge: present, client_secret: absent }
+                      - never: { endpoint: resource, origin: other, carries: credentials }
+                    """
+            )
+        )
         let swift = Scenario(
-            id: "security/inline", title: "t", area: .security, level: .must,
+            id: "security/inline",
+            title: "t",
+            area: .security,
+            level: .must,
             steps: [.authorize, .restart, .revoke(.refreshToken)],
             expectations: [
-                .parameters(.authorization, call: 1, [
-                    ParameterRequirement("code_challenge_method", .equals("S256")), ParameterRequirement("state", .minimumLength(22)),
-                    ParameterRequirement("code_challenge", .present), ParameterRequirement("client_secret", .absent),
-                ]),
+                .parameters(
+                    .authorization,
+                    call: 1,
+                    [
+                        ParameterRequirement("code_challenge_method", .equals("S256")),
+                        ParameterRequirement("state", .minimumLength(22)),
+                        ParameterRequirement("code_challenge", .present),
+                        ParameterRequirement("client_secret", .absent),
+                    ]
+                ),
                 .never(.resource(origin: .otherOrigin), carrying: .credentials),
             ],
             file: yaml.file
@@ -49,17 +61,32 @@ struct AuthorizeRestartRevokeTests {
         #expect(yaml.requiredCapabilities == [.authorizationCode, .restart])
     }
 
-    @Test("misused steps and checks are explained where they are written", arguments: [
-        ("  - authorize: now", "  - every_step: succeeds", "broken.yaml:8:16: error: 'authorize' takes no value; write '- authorize:' on its own"),
-        ("  - revoke: refresh_tokens", "  - every_step: succeeds",
-         "broken.yaml:8:13: error: 'refresh_tokens' is not a valid revoke; did you mean 'refresh_token'? (allowed: access_token, refresh_token, all)"),
-        ("  - revoke: all\n    outcome: succeeds", "  - every_step: succeeds",
-         "broken.yaml:9:5: error: 'revoke' does not involve the client and has no outcome; 'outcome' goes with login, authorize, request, restart, concurrently"),
-        ("  - authorize:", "  - request: { endpoint: authorize, call: 1 }\n    parameters: { state: present }\n    carries: { access_token: access_token#1 }",
-         "broken.yaml:12:5: error: a request expectation states either 'carries' or 'parameters'; write two expectations"),
-        ("  - authorize:", "  - never: { origin: elsewhere }",
-         "broken.yaml:10:22: error: 'elsewhere' is not a valid origin (allowed: primary, other)"),
-    ])
+    @Test(
+        "misused steps and checks are explained where they are written",
+        arguments: [
+            (
+                "  - authorize: now", "  - every_step: succeeds",
+                "broken.yaml:8:16: error: 'authorize' takes no value; write '- authorize:' on its own"
+            ),
+            (
+                "  - revoke: refresh_tokens", "  - every_step: succeeds",
+                "broken.yaml:8:13: error: 'refresh_tokens' is not a valid revoke; did you mean 'refresh_token'? (allowed: access_token, refresh_token, all)"
+            ),
+            (
+                "  - revoke: all\n    outcome: succeeds", "  - every_step: succeeds",
+                "broken.yaml:9:5: error: 'revoke' does not involve the client and has no outcome; 'outcome' goes with login, authorize, request, restart, concurrently"
+            ),
+            (
+                "  - authorize:",
+                "  - request: { endpoint: authorize, call: 1 }\n    parameters: { state: present }\n    carries: { access_token: access_token#1 }",
+                "broken.yaml:12:5: error: a request expectation states either 'carries' or 'parameters'; write two expectations"
+            ),
+            (
+                "  - authorize:", "  - never: { origin: elsewhere }",
+                "broken.yaml:10:22: error: 'elsewhere' is not a valid origin (allowed: primary, other)"
+            ),
+        ]
+    )
     func misuse(_ steps: String, _ expect: String, _ expected: String) {
         let diagnostics = Fixtures.diagnostics(Self.scenario(steps: steps, expect: expect)).map(\.description)
         #expect(diagnostics.contains(expected), "\(diagnostics)")
@@ -68,22 +95,27 @@ struct AuthorizeRestartRevokeTests {
     @Test("a client without the authorization code flow is skipped, naming the capability")
     func authorizeNeedsTheCapability() async throws {
         let scenario = try Fixtures.builtInScenario("security/authorization-request-uses-pkce-s256-and-state")
-        let result = await ScenarioRunner().run(scenario, with: ReducedProfileFactory(capabilities: [.proactiveRefresh]))
+        let result = await ScenarioRunner().run(
+            scenario,
+            with: ReducedProfileFactory(capabilities: [.proactiveRefresh])
+        )
         #expect(result.verdict == .skipped(reason: "the client does not declare authorization_code"))
     }
 
     @Test("a provider that answers the authorization URL without a redirect fails the step with what the page said")
     func browserStuckOnAPage() async throws {
-        let scenario = try Fixtures.scenario(Self.scenario(
-            steps: "  - authorize:\n    outcome: { error: protocol }",
-            expect: "  - never: { endpoint: token }",
-            provider: """
-            provider:
-              rules:
-                - when: { endpoint: authorize }
-                  respond: { status: 500, body: "consent service down" }
-            """
-        ))
+        let scenario = try Fixtures.scenario(
+            Self.scenario(
+                steps: "  - authorize:\n    outcome: { error: protocol }",
+                expect: "  - never: { endpoint: token }",
+                provider: """
+                    provider:
+                      rules:
+                        - when: { endpoint: authorize }
+                          respond: { status: 500, body: "consent service down" }
+                    """
+            )
+        )
         let result = await ScenarioRunner().run(scenario, with: ReferenceClientFactory())
         #expect(result.verdict == .passed, "\(result.failedChecks.map(\.summary))")
         guard case .client(.failure(let failure)) = result.transcript?.steps.first?.result else {
@@ -95,10 +127,12 @@ struct AuthorizeRestartRevokeTests {
 
     @Test("revoke names what it revoked in the timeline, and the provider refuses those tokens")
     func revokeIsRecorded() async throws {
-        let scenario = try Fixtures.scenario(Self.scenario(
-            steps: "  - login: password\n  - revoke: access_token\n  - request: GET /resource",
-            expect: "  - count: { endpoint: resource, status: 401, exactly: 1 }"
-        ))
+        let scenario = try Fixtures.scenario(
+            Self.scenario(
+                steps: "  - login: password\n  - revoke: access_token\n  - request: GET /resource",
+                expect: "  - count: { endpoint: resource, status: 401, exactly: 1 }"
+            )
+        )
         let result = await ScenarioRunner().run(scenario, with: ReferenceClientFactory())
         #expect(result.verdict == .passed, "\(result.failedChecks.map(\.summary))")
         #expect(result.transcript?.steps[1].result == .revoked([.accessToken(1)]))
@@ -112,9 +146,15 @@ struct AuthorizeRestartRevokeTests {
         let provider = MockProvider()
         let server = try await ProviderServer.start(provider)
         let environment = ClientEnvironment(
-            tokenEndpointURL: server.tokenEndpointURL, authorizationEndpointURL: server.baseURL + "/authorize",
-            resourceBaseURL: server.baseURL, issuer: provider.issuer, redirectURI: "http://127.0.0.1/callback",
-            client: provider.settings.client, user: provider.settings.user, clock: provider.clock, storageDirectory: storage
+            tokenEndpointURL: server.tokenEndpointURL,
+            authorizationEndpointURL: server.baseURL + "/authorize",
+            resourceBaseURL: server.baseURL,
+            issuer: provider.issuer,
+            redirectURI: "http://127.0.0.1/callback",
+            client: provider.settings.client,
+            user: provider.settings.user,
+            clock: provider.clock,
+            storageDirectory: storage
         )
         let client = try await ReferenceClientFactory().makeClient(for: environment)
         #expect(await client.login(.password).succeeded)

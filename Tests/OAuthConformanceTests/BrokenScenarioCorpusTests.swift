@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OAuthConformance
 
 /// Scenario files as a careless author writes them. Each must end in `file:line:column: error:`
@@ -62,30 +63,62 @@ struct BrokenScenarioCorpusTests {
         return [
             file("latin1-title.yaml", latin1Title, "3:11: the file is not UTF-8 text: byte 0xE9"),
             file("utf16.yaml", utf16, "1:1: the file is UTF-16 text; save it as UTF-8"),
-            file("truncated-utf8.yaml", text("conformance: 1\ntitle: \u{2603}") + [0xE2, 0x98],
-                 "2:9: the file is not UTF-8"),
+            file(
+                "truncated-utf8.yaml",
+                text("conformance: 1\ntitle: \u{2603}") + [0xE2, 0x98],
+                "2:9: the file is not UTF-8"
+            ),
             file("binary.yaml", junk),
-            file("nul-on-line-3.yaml", text("conformance: 1\nid: corpus/nul\ntitle: a\u{0}b\n"),
-                 "3:9: the file holds the control character U+0000 (NUL) here"),
-            file("raw-bell-in-title.yaml", text(valid(title: "title: A \u{7}valid")),
-                 "3:10: the file holds the control character U+0007 (BEL) here"),
-            file("raw-c1-in-title.yaml", text(valid(title: "title: A \u{85}\u{9B}valid")),
-                 "3:10: the file holds the control character U+0085 (NEL) here (and 1 more in the file)"),
-            file("deep-flow-nesting.yaml", text("conformance: 1\nsteps: " + deepFlow + "\n"),
-                 "2:9: the document nests deeper than 1000 levels here"),
-            file("deep-block-nesting.yaml", text("steps:\n" + String(repeating: "- ", count: 2_000) + "x\n"),
-                 "2:1999: the document nests deeper than 1000 levels here"),
-            file("deep-indentation.yaml", text(deepIndentation + " 1\n"),
-                 "1000:1000: the document nests deeper than 1000 levels here"),
-            file("huge.yaml", text(valid + "# " + String(repeating: "padding ", count: 140_000) + "\n"),
-                 "1:1: the file is larger than 1 MiB"),
-            file("just-under-the-size-limit.yaml",
-                 text(valid.replacingOccurrences(of: "level: MUST", with: longDescription)),
-                 "7:1: unknown key 'are' in a scenario; did you mean 'area'?"),
-            file("many-keys.yaml", text("conformance: 1\n" + (0..<2_000).map { "k\($0): v" }.joined(separator: "\n")),
-                 "2:1: unknown key 'k0' in a scenario"),
-            file("many-duplicates.yaml", text(valid + String(repeating: "title: again\n", count: 500)),
-                 "3:1: the key 'title' is given more than once in this mapping; keep one"),
+            file(
+                "nul-on-line-3.yaml",
+                text("conformance: 1\nid: corpus/nul\ntitle: a\u{0}b\n"),
+                "3:9: the file holds the control character U+0000 (NUL) here"
+            ),
+            file(
+                "raw-bell-in-title.yaml",
+                text(valid(title: "title: A \u{7}valid")),
+                "3:10: the file holds the control character U+0007 (BEL) here"
+            ),
+            file(
+                "raw-c1-in-title.yaml",
+                text(valid(title: "title: A \u{85}\u{9B}valid")),
+                "3:10: the file holds the control character U+0085 (NEL) here (and 1 more in the file)"
+            ),
+            file(
+                "deep-flow-nesting.yaml",
+                text("conformance: 1\nsteps: " + deepFlow + "\n"),
+                "2:9: the document nests deeper than 1000 levels here"
+            ),
+            file(
+                "deep-block-nesting.yaml",
+                text("steps:\n" + String(repeating: "- ", count: 2_000) + "x\n"),
+                "2:1999: the document nests deeper than 1000 levels here"
+            ),
+            file(
+                "deep-indentation.yaml",
+                text(deepIndentation + " 1\n"),
+                "1000:1000: the document nests deeper than 1000 levels here"
+            ),
+            file(
+                "huge.yaml",
+                text(valid + "# " + String(repeating: "padding ", count: 140_000) + "\n"),
+                "1:1: the file is larger than 1 MiB"
+            ),
+            file(
+                "just-under-the-size-limit.yaml",
+                text(valid.replacingOccurrences(of: "level: MUST", with: longDescription)),
+                "7:1: unknown key 'are' in a scenario; did you mean 'area'?"
+            ),
+            file(
+                "many-keys.yaml",
+                text("conformance: 1\n" + (0..<2_000).map { "k\($0): v" }.joined(separator: "\n")),
+                "2:1: unknown key 'k0' in a scenario"
+            ),
+            file(
+                "many-duplicates.yaml",
+                text(valid + String(repeating: "title: again\n", count: 500)),
+                "3:1: the key 'title' is given more than once in this mapping; keep one"
+            ),
         ]
     }
 
@@ -116,8 +149,10 @@ struct BrokenScenarioCorpusTests {
         #expect(committed.filter { $0.expected.isEmpty }.map(\.name) == ["empty.yaml"])
     }
 
-    @Test("every broken file ends in errors at real places inside it, the ones it expects among them",
-          .timeLimit(.minutes(1)))
+    @Test(
+        "every broken file ends in errors at real places inside it, the ones it expects among them",
+        .timeLimit(.minutes(1))
+    )
     func everyFileEndsInErrors() async throws {
         let files = try Self.committedFiles() + Self.generatedFiles()
         let started = ContinuousClock.now
@@ -134,12 +169,16 @@ struct BrokenScenarioCorpusTests {
                 #expect(location.file == path, "\(file.name): \(diagnostic)")
                 let length = lineLengths.indices.contains(location.line - 1) ? lineLengths[location.line - 1] : nil
                 #expect(length != nil, "\(file.name): \(diagnostic) is past the last line")
-                #expect((1...(length ?? 0) + 1).contains(location.column),
-                        "\(file.name): \(diagnostic) is off its line")
+                #expect(
+                    (1...(length ?? 0) + 1).contains(location.column),
+                    "\(file.name): \(diagnostic) is off its line"
+                )
             }
             for expected in file.expected {
-                #expect(rendered.contains { Self.matches($0, expected, path: path) },
-                        "\(file.name) should be told '\(expected)'; it was told \(rendered)")
+                #expect(
+                    rendered.contains { Self.matches($0, expected, path: path) },
+                    "\(file.name) should be told '\(expected)'; it was told \(rendered)"
+                )
             }
         }
     }
@@ -162,12 +201,14 @@ struct BrokenScenarioCorpusTests {
 
     // MARK: The items, one by one
 
-    @Test("a valid scenario with a UTF-8 byte-order mark, CR LF line ends or both loads as without them",
-          arguments: [
-              ("byte-order mark", [0xEF, 0xBB, 0xBF] + Array(valid.utf8)),
-              ("CR LF", Array(valid.replacingOccurrences(of: "\n", with: "\r\n").utf8)),
-              ("both", [0xEF, 0xBB, 0xBF] + Array(valid.replacingOccurrences(of: "\n", with: "\r\n").utf8)),
-          ])
+    @Test(
+        "a valid scenario with a UTF-8 byte-order mark, CR LF line ends or both loads as without them",
+        arguments: [
+            ("byte-order mark", [0xEF, 0xBB, 0xBF] + Array(valid.utf8)),
+            ("CR LF", Array(valid.replacingOccurrences(of: "\n", with: "\r\n").utf8)),
+            ("both", [0xEF, 0xBB, 0xBF] + Array(valid.replacingOccurrences(of: "\n", with: "\r\n").utf8)),
+        ]
+    )
     func mustLoad(_ variant: String, _ bytes: [UInt8]) throws {
         let diagnostics = DiagnosticCollector()
         let scenarios = ScenarioLoader.decode(Data(bytes), file: "valid.yaml", diagnostics: diagnostics)
@@ -181,9 +222,12 @@ struct BrokenScenarioCorpusTests {
     func byteOrderMarkAndError() {
         let typo = Self.valid.replacingOccurrences(of: "conformance", with: "conformence")
         let rendered = Fixtures.diagnostics("\u{FEFF}" + typo).map(\.description)
-        #expect(rendered.first?.hasPrefix(
-            "broken.yaml:1:1: error: unknown key 'conformence' in a scenario; did you mean 'conformance'?"
-        ) == true, "\(rendered)")
+        #expect(
+            rendered.first?.hasPrefix(
+                "broken.yaml:1:1: error: unknown key 'conformence' in a scenario; did you mean 'conformance'?"
+            ) == true,
+            "\(rendered)"
+        )
     }
 
     @Test("text that is not UTF-8 is refused at its first bad byte, not loaded with U+FFFD in it")
@@ -193,29 +237,37 @@ struct BrokenScenarioCorpusTests {
         let bytes = Self.valid(title: "title: Caf~ au lait").utf8.map { $0 == UInt8(ascii: "~") ? 0xE9 : $0 }
         let scenarios = ScenarioLoader.decode(Data(bytes), file: "latin1.yaml", diagnostics: diagnostics)
         #expect(scenarios.isEmpty)
-        #expect(diagnostics.diagnostics.map(\.description) == [
-            "latin1.yaml:3:11: error: the file is not UTF-8 text: byte 0xE9 here is no part of a UTF-8 character "
-                + "(was the file saved as Latin-1 or Windows-1252?); save it as UTF-8",
-        ])
+        #expect(
+            diagnostics.diagnostics.map(\.description) == [
+                "latin1.yaml:3:11: error: the file is not UTF-8 text: byte 0xE9 here is no part of a UTF-8 character "
+                    + "(was the file saved as Latin-1 or Windows-1252?); save it as UTF-8"
+            ]
+        )
     }
 
-    @Test("an explicit YAML tag is refused where it is written", arguments: [
-        ("title: !!binary QSB0aXRsZQ==", "3:8", "!!binary"),
-        ("title: !!python/object:os.system ls", "3:8", "!!python/object:os.system"),
-        ("title: !custom t", "3:8", "!custom"),
-        ("title: !!str t", "3:8", "!!str"),
-        ("title: !!str 'quoted'", "3:8", "!!str"),
-        ("title: &t !custom t", "3:11", "!custom"),
-        ("title: &t   # the anchor, then the tag\n  !custom t", "4:3", "!custom"),
-        ("!!str title: t", "3:1", "!!str"),
-        ("title: t\nspec: [!!str a, b]", "4:8", "!!str"),
-        ("title: t\nprovider: !!map { tokens: { access_lifetime: 2m } }", "4:11", "!!map"),
-        ("title: !<tag:example.com,2024:x> t", "3:8", "!<tag:example.com,2024:x>"),
-    ])
+    @Test(
+        "an explicit YAML tag is refused where it is written",
+        arguments: [
+            ("title: !!binary QSB0aXRsZQ==", "3:8", "!!binary"),
+            ("title: !!python/object:os.system ls", "3:8", "!!python/object:os.system"),
+            ("title: !custom t", "3:8", "!custom"),
+            ("title: !!str t", "3:8", "!!str"),
+            ("title: !!str 'quoted'", "3:8", "!!str"),
+            ("title: &t !custom t", "3:11", "!custom"),
+            ("title: &t   # the anchor, then the tag\n  !custom t", "4:3", "!custom"),
+            ("!!str title: t", "3:1", "!!str"),
+            ("title: t\nspec: [!!str a, b]", "4:8", "!!str"),
+            ("title: t\nprovider: !!map { tokens: { access_lifetime: 2m } }", "4:11", "!!map"),
+            ("title: !<tag:example.com,2024:x> t", "3:8", "!<tag:example.com,2024:x>"),
+        ]
+    )
     func explicitTags(_ lines: String, _ place: String, _ tag: String) {
         let rendered = Fixtures.diagnostics(Self.valid(title: lines)).map(\.description)
-        #expect(rendered.first == "broken.yaml:\(place): error: YAML tags have no place in a scenario: "
-            + "remove '\(tag)' (each value takes its type from its key)", "\(rendered)")
+        #expect(
+            rendered.first == "broken.yaml:\(place): error: YAML tags have no place in a scenario: "
+                + "remove '\(tag)' (each value takes its type from its key)",
+            "\(rendered)"
+        )
     }
 
     @Test("a file without tags is not taken for a tagged one: quoted keys and values, anchors, aliases, '!' in text")
@@ -229,31 +281,42 @@ struct BrokenScenarioCorpusTests {
 
     static let headerRule = "provider: { rules: [{ respond: { status: 200, headers: { X-Trace: "
 
-    @Test("a control character in a value is refused with its place, in a header value as in a title", arguments: [
-        ("title: \"Ding \\a dong\"", "3:8: error: title holds the control character U+0007 (BEL) (character 6)"),
-        ("title: \"next\\u0085line\"", "3:8: error: title holds the control character U+0085 (NEL) (character 5)"),
-        ("title: \"rub\\x7Fout\"", "3:8: error: title holds the control character U+007F (DEL) (character 4)"),
-        ("title: t\n\(headerRule)\"a\\x01b\" } } }] }",
-         "4:67: error: header X-Trace holds the control character U+0001 (SOH) (character 2)"),
-        ("title: t\n\(headerRule)\"a\\x7Fb\" } } }] }",
-         "4:67: error: header X-Trace holds the control character U+007F (DEL) (character 2)"),
-    ])
+    @Test(
+        "a control character in a value is refused with its place, in a header value as in a title",
+        arguments: [
+            ("title: \"Ding \\a dong\"", "3:8: error: title holds the control character U+0007 (BEL) (character 6)"),
+            ("title: \"next\\u0085line\"", "3:8: error: title holds the control character U+0085 (NEL) (character 5)"),
+            ("title: \"rub\\x7Fout\"", "3:8: error: title holds the control character U+007F (DEL) (character 4)"),
+            (
+                "title: t\n\(headerRule)\"a\\x01b\" } } }] }",
+                "4:67: error: header X-Trace holds the control character U+0001 (SOH) (character 2)"
+            ),
+            (
+                "title: t\n\(headerRule)\"a\\x7Fb\" } } }] }",
+                "4:67: error: header X-Trace holds the control character U+007F (DEL) (character 2)"
+            ),
+        ]
+    )
     func controlCharactersInValues(_ lines: String, _ expected: String) {
         let rendered = Fixtures.diagnostics(Self.valid(title: lines)).map(\.description)
         let rest = "text may hold tabs and line breaks, no other control characters"
         #expect(rendered == ["broken.yaml:\(expected); \(rest)"])
     }
 
-    @Test("tabs and line breaks are text like any other; a header value keeps its own rule against CR, LF and NUL",
-          arguments: ["a\\nb", "a\\rb", "a\\0b"])
+    @Test(
+        "tabs and line breaks are text like any other; a header value keeps its own rule against CR, LF and NUL",
+        arguments: ["a\\nb", "a\\rb", "a\\0b"]
+    )
     func tabsAndLineBreaks(_ headerValue: String) throws {
         let scenario = try Fixtures.scenario(Self.valid(title: "title: \"a\\tb\"\ndescription: \"one\\ntwo\""))
         #expect(scenario.title == "a\tb")
         #expect(scenario.summary == "one\ntwo")
         let header = Fixtures.diagnostics(Self.valid(title: "title: t\n\(Self.headerRule)\"\(headerValue)\" } } }] }"))
-        #expect(header.map(\.description) == [
-            "broken.yaml:4:67: error: header X-Trace: a value cannot hold CR, LF or NUL (RFC 9110 §5.5)",
-        ])
+        #expect(
+            header.map(\.description) == [
+                "broken.yaml:4:67: error: header X-Trace: a value cannot hold CR, LF or NUL (RFC 9110 §5.5)"
+            ]
+        )
     }
 
     @Test("transport.garbage keeps its control characters: it stands for bytes, not text")
@@ -265,40 +328,52 @@ struct BrokenScenarioCorpusTests {
 
     @Test("a raw control character is reported where it is in the file, not at 1:1")
     func rawControlCharacter() {
-        #expect(Fixtures.diagnostics("conformance: 1\nid: x\ntitle: a\u{0}b\n").map(\.description) == [
-            "broken.yaml:3:9: error: the file holds the control character U+0000 (NUL) here; "
-                + "a YAML file is text, with tabs and line breaks its only control characters",
-        ])
+        #expect(
+            Fixtures.diagnostics("conformance: 1\nid: x\ntitle: a\u{0}b\n").map(\.description) == [
+                "broken.yaml:3:9: error: the file holds the control character U+0000 (NUL) here; "
+                    + "a YAML file is text, with tabs and line breaks its only control characters"
+            ]
+        )
     }
 
     @Test("deep nesting and a second document are told in an author's words, where they happen")
     func nestingAndDocuments() {
         let deep = Fixtures.diagnostics("conformance: 1\nsteps:\n" + String(repeating: "- ", count: 2_000) + "x\n")
-        #expect(deep.map(\.description) == [
-            "broken.yaml:3:1999: error: the document nests deeper than 1000 levels here; a scenario needs a handful",
-        ])
+        #expect(
+            deep.map(\.description) == [
+                "broken.yaml:3:1999: error: the document nests deeper than 1000 levels here; a scenario needs a handful"
+            ]
+        )
         let two = Fixtures.diagnostics(Self.valid + "---\n" + Self.valid)
-        #expect(two.map(\.description) == [
-            "broken.yaml:11:1: error: a second YAML document starts here; "
-                + "the file should hold one document: a scenario",
-        ])
+        #expect(
+            two.map(\.description) == [
+                "broken.yaml:11:1: error: a second YAML document starts here; "
+                    + "the file should hold one document: a scenario"
+            ]
+        )
     }
 
     @Test("a duplicate key is reported where it is repeated, naming the line of the first")
     func duplicateKey() {
         let yaml = Self.valid.replacingOccurrences(of: "level: MUST", with: "level: MUST\ntitle: Again")
-        #expect(Fixtures.diagnostics(yaml).map(\.description) == [
-            "broken.yaml:6:1: error: the key 'title' is given again in this mapping (first on line 3); keep one",
-        ])
+        #expect(
+            Fixtures.diagnostics(yaml).map(\.description) == [
+                "broken.yaml:6:1: error: the key 'title' is given again in this mapping (first on line 3); keep one"
+            ]
+        )
     }
 
     @Test("an empty file and one holding only comments are told apart")
     func emptyAndComments() {
-        #expect(Fixtures.diagnostics("").map(\.description) == [
-            "broken.yaml:1:1: error: the file is empty; it should hold a scenario",
-        ])
-        #expect(Fixtures.diagnostics("# soon\n").map(\.description) == [
-            "broken.yaml:1:1: error: the file holds only comments; it should hold a scenario",
-        ])
+        #expect(
+            Fixtures.diagnostics("").map(\.description) == [
+                "broken.yaml:1:1: error: the file is empty; it should hold a scenario"
+            ]
+        )
+        #expect(
+            Fixtures.diagnostics("# soon\n").map(\.description) == [
+                "broken.yaml:1:1: error: the file holds only comments; it should hold a scenario"
+            ]
+        )
     }
 }

@@ -1,5 +1,6 @@
 import MockProvider
 import Testing
+
 @testable import OAuthConformance
 
 /// A verdict is only worth something if it can go both ways: each built-in scenario passes on the
@@ -15,113 +16,269 @@ struct BuiltInSuiteTests {
         var testDescription: String { "\(scenario) catches \(defect)" }
     }
 
-    static let proofs = [
-        Proof(scenario: "refresh/proactive-within-declared-window", defect: "no-refresh-leeway",
-              brokenExpectation: "the first token request (grant refresh_token) arrives in [expiry(access_token#1) - client.refresh_window"),
-        Proof(scenario: "refresh/proactive-within-declared-window", defect: "premature-refresh",
-              brokenExpectation: "the first token request (grant refresh_token) arrives in [expiry(access_token#1) - client.refresh_window"),
-        Proof(scenario: "refresh/proactive-within-declared-window", defect: "ignores-expires-in",
-              brokenExpectation: "no resource requests carrying an expired access token"),
-        Proof(scenario: "retry/401-on-valid-token-refreshes-once-and-replays", defect: "no-refresh-on-401",
-              brokenExpectation: "every step succeeds"),
-        Proof(scenario: "retry/401-on-valid-token-refreshes-once-and-replays", defect: "stale-token-replay",
-              brokenExpectation: "resource request no. 2 carries access_token#2"),
-        Proof(scenario: "refresh/keeps-refresh-token-when-response-omits-it", defect: "drops-absent-refresh-token",
-              brokenExpectation: "token request no. 2 (grant refresh_token) carries refresh_token#1"),
-        Proof(scenario: "concurrency/one-refresh-for-concurrent-expired-requests", defect: "no-single-flight",
-              brokenExpectation: "number of token requests (grant refresh_token) is exactly 1"),
-        Proof(scenario: "security/tokens-only-in-authorization-header", defect: "token-in-query",
-              brokenExpectation: "no request carrying an access token in the query string"),
-        Proof(scenario: "security/tokens-only-in-authorization-header", defect: "refresh-token-to-resource",
-              brokenExpectation: "no resource requests carrying a refresh token"),
-        Proof(scenario: "errors/token-error-surfaced/invalid_grant", defect: "retries-token-errors",
-              brokenExpectation: "number of token requests is at most 1"),
-        Proof(scenario: "errors/token-error-surfaced/invalid_scope", defect: "swallows-error-codes",
-              brokenExpectation: "step 1 (login password) outcome"),
-        Proof(scenario: "security/authorization-request-uses-pkce-s256-and-state", defect: "no-pkce",
-              brokenExpectation: "authorize request no. 1 has response_type = code, code_challenge of at least 43 characters"),
-        Proof(scenario: "security/authorization-request-uses-pkce-s256-and-state", defect: "pkce-plain",
-              brokenExpectation: "authorize request no. 1 has"),
-        Proof(scenario: "security/authorization-response-state-refused/forged", defect: "no-state-check",
-              brokenExpectation: "number of token requests (grant authorization_code) is exactly 1"),
-        Proof(scenario: "security/authorization-request-uses-pkce-s256-and-state", defect: "predictable-state",
-              brokenExpectation: "authorize request no. 1 has"),
-        Proof(scenario: "security/authorization-response-issuer-checked/attacker.example", defect: "no-iss-check",
-              brokenExpectation: "no token requests (grant authorization_code)"),
-        Proof(scenario: "security/resource-redirect-gets-no-credentials/307", defect: "follows-redirects-with-credentials",
-              brokenExpectation: "no requests (at the other origin) carrying any credential"),
-        Proof(scenario: "tls/untrusted-certificate-refused/self_signed", defect: "accepts-any-certificate",
-              brokenExpectation: "no request"),
-        Proof(scenario: "tls/pinned-key-mismatch-refused", defect: "ignores-pinned-key", brokenExpectation: "no request"),
-        Proof(scenario: "refresh/rotated-refresh-token-survives-restart", defect: "rotated-refresh-token-not-persisted",
-              brokenExpectation: "token request no. 2 (grant refresh_token) carries refresh_token#2"),
-    ] + tokenHandlingProofs
+    static let proofs =
+        [
+            Proof(
+                scenario: "refresh/proactive-within-declared-window",
+                defect: "no-refresh-leeway",
+                brokenExpectation:
+                    "the first token request (grant refresh_token) arrives in [expiry(access_token#1) - client.refresh_window"
+            ),
+            Proof(
+                scenario: "refresh/proactive-within-declared-window",
+                defect: "premature-refresh",
+                brokenExpectation:
+                    "the first token request (grant refresh_token) arrives in [expiry(access_token#1) - client.refresh_window"
+            ),
+            Proof(
+                scenario: "refresh/proactive-within-declared-window",
+                defect: "ignores-expires-in",
+                brokenExpectation: "no resource requests carrying an expired access token"
+            ),
+            Proof(
+                scenario: "retry/401-on-valid-token-refreshes-once-and-replays",
+                defect: "no-refresh-on-401",
+                brokenExpectation: "every step succeeds"
+            ),
+            Proof(
+                scenario: "retry/401-on-valid-token-refreshes-once-and-replays",
+                defect: "stale-token-replay",
+                brokenExpectation: "resource request no. 2 carries access_token#2"
+            ),
+            Proof(
+                scenario: "refresh/keeps-refresh-token-when-response-omits-it",
+                defect: "drops-absent-refresh-token",
+                brokenExpectation: "token request no. 2 (grant refresh_token) carries refresh_token#1"
+            ),
+            Proof(
+                scenario: "concurrency/one-refresh-for-concurrent-expired-requests",
+                defect: "no-single-flight",
+                brokenExpectation: "number of token requests (grant refresh_token) is exactly 1"
+            ),
+            Proof(
+                scenario: "security/tokens-only-in-authorization-header",
+                defect: "token-in-query",
+                brokenExpectation: "no request carrying an access token in the query string"
+            ),
+            Proof(
+                scenario: "security/tokens-only-in-authorization-header",
+                defect: "refresh-token-to-resource",
+                brokenExpectation: "no resource requests carrying a refresh token"
+            ),
+            Proof(
+                scenario: "errors/token-error-surfaced/invalid_grant",
+                defect: "retries-token-errors",
+                brokenExpectation: "number of token requests is at most 1"
+            ),
+            Proof(
+                scenario: "errors/token-error-surfaced/invalid_scope",
+                defect: "swallows-error-codes",
+                brokenExpectation: "step 1 (login password) outcome"
+            ),
+            Proof(
+                scenario: "security/authorization-request-uses-pkce-s256-and-state",
+                defect: "no-pkce",
+                brokenExpectation:
+                    "authorize request no. 1 has response_type = code, code_challenge of at least 43 characters"
+            ),
+            Proof(
+                scenario: "security/authorization-request-uses-pkce-s256-and-state",
+                defect: "pkce-plain",
+                brokenExpectation: "authorize request no. 1 has"
+            ),
+            Proof(
+                scenario: "security/authorization-response-state-refused/forged",
+                defect: "no-state-check",
+                brokenExpectation: "number of token requests (grant authorization_code) is exactly 1"
+            ),
+            Proof(
+                scenario: "security/authorization-request-uses-pkce-s256-and-state",
+                defect: "predictable-state",
+                brokenExpectation: "authorize request no. 1 has"
+            ),
+            Proof(
+                scenario: "security/authorization-response-issuer-checked/attacker.example",
+                defect: "no-iss-check",
+                brokenExpectation: "no token requests (grant authorization_code)"
+            ),
+            Proof(
+                scenario: "security/resource-redirect-gets-no-credentials/307",
+                defect: "follows-redirects-with-credentials",
+                brokenExpectation: "no requests (at the other origin) carrying any credential"
+            ),
+            Proof(
+                scenario: "tls/untrusted-certificate-refused/self_signed",
+                defect: "accepts-any-certificate",
+                brokenExpectation: "no request"
+            ),
+            Proof(
+                scenario: "tls/pinned-key-mismatch-refused",
+                defect: "ignores-pinned-key",
+                brokenExpectation: "no request"
+            ),
+            Proof(
+                scenario: "refresh/rotated-refresh-token-survives-restart",
+                defect: "rotated-refresh-token-not-persisted",
+                brokenExpectation: "token request no. 2 (grant refresh_token) carries refresh_token#2"
+            ),
+        ] + tokenHandlingProofs
 
-    static let tokenHandlingProofs = [
-        Proof(scenario: "refresh/short-lifetime-below-window", defect: "refresh-storm-short-lifetime",
-              brokenExpectation: "number of token requests (grant refresh_token) is at most 3"),
-        Proof(scenario: "refresh/missing-expires-in-relies-on-401", defect: "missing-expiry-means-expired",
-              brokenExpectation: "number of token requests (grant refresh_token) is exactly 1"),
-        Proof(scenario: "refresh/string-expires-in-not-dropped", defect: "drops-string-expires-in",
-              brokenExpectation: "no resource requests carrying an expired access token"),
-        Proof(scenario: "refresh/keeps-refresh-token-when-response-has-null", defect: "null-refresh-token-replaces-previous",
-              brokenExpectation: "token request no. 2 (grant refresh_token) carries refresh_token#1"),
-        Proof(scenario: "refresh/rotated-refresh-token-replaces-previous", defect: "ignores-rotated-refresh-token",
-              brokenExpectation: "token request no. 2 (grant refresh_token) carries refresh_token#2"),
-        Proof(scenario: "retry/401-storm-bounded", defect: "unbounded-401-loop",
-              brokenExpectation: "number of token requests (grant refresh_token) is at most 1"),
-        Proof(scenario: "retry/insufficient-scope-not-refreshed", defect: "refresh-on-insufficient-scope",
-              brokenExpectation: "number of token requests (grant refresh_token) is exactly 0"),
-        Proof(scenario: "retry/invalid-client-on-refresh-not-recursed", defect: "recursive-refresh-on-invalid-client",
-              brokenExpectation: "number of token requests (grant refresh_token) is exactly 1"),
-        Proof(scenario: "retry/stale-credential-replayed-without-new-refresh", defect: "refresh-on-every-401",
-              brokenExpectation: "number of token requests (grant refresh_token) is exactly 1"),
-        Proof(scenario: "retry/no-replay-after-failed-refresh", defect: "replays-after-failed-refresh",
-              brokenExpectation: "number of resource requests is exactly 1"),
-        Proof(scenario: "concurrency/failed-refresh-fails-every-waiter", defect: "waiters-retry-failed-refresh",
-              brokenExpectation: "number of token requests (grant refresh_token) is exactly 1"),
-        Proof(scenario: "errors/invalid-grant-on-refresh-requires-sign-in", defect: "retries-invalid-grant",
-              brokenExpectation: "step 4 (request GET /resource) outcome"),
-        Proof(scenario: "errors/server-error-on-refresh/502", defect: "html-error-as-missing-token",
-              brokenExpectation: "step 3 (request GET /resource) outcome"),
-        Proof(scenario: "errors/transient-refresh-failure-recovers", defect: "signs-out-on-server-error",
-              brokenExpectation: "step 5 (request GET /resource) outcome"),
-        Proof(scenario: "errors/server-errors-bounded", defect: "retries-5xx-without-bound",
-              brokenExpectation: "number of token requests (grant refresh_token) is at most 6"),
-        Proof(scenario: "errors/retry-after-honoured/429-seconds", defect: "ignores-retry-after",
-              brokenExpectation: "the first token request (grant refresh_token, status 200) arrives in"),
-        Proof(scenario: "errors/retry-after-honoured/503-http_date", defect: "retry-after-seconds-only",
-              brokenExpectation: "step 5 (request GET /resource) outcome"),
-        Proof(scenario: "errors/error-body-with-200/login", defect: "error-body-in-200-as-success",
-              brokenExpectation: "step 1 (login password) outcome"),
-        Proof(scenario: "errors/missing-access-token/password", defect: "accepts-missing-access-token",
-              brokenExpectation: "no resource requests"),
-        Proof(scenario: "errors/token-type-case-insensitive", defect: "case-sensitive-token-type",
-              brokenExpectation: "every step succeeds"),
-        Proof(scenario: "errors/unsupported-token-type-refused/dpop", defect: "any-token-type-as-bearer",
-              brokenExpectation: "no resource requests"),
-        Proof(scenario: "errors/unknown-members-ignored", defect: "strict-token-response-decoding",
-              brokenExpectation: "every step succeeds"),
-        Proof(scenario: "security/client-secret-never-reaches-resource", defect: "client-secret-to-resource",
-              brokenExpectation: "no resource requests carrying the client secret"),
-        Proof(scenario: "security/client-secret-not-in-token-url", defect: "client-secret-in-token-url",
-              brokenExpectation: "no token requests carrying the client secret in the query string"),
-        Proof(scenario: "refresh/server-clock-behind-no-refresh-loop", defect: "expiry-from-server-date",
-              brokenExpectation: "number of token requests (grant refresh_token) is exactly 0"),
-    ] + reachProofs
+    static let tokenHandlingProofs =
+        [
+            Proof(
+                scenario: "refresh/short-lifetime-below-window",
+                defect: "refresh-storm-short-lifetime",
+                brokenExpectation: "number of token requests (grant refresh_token) is at most 3"
+            ),
+            Proof(
+                scenario: "refresh/missing-expires-in-relies-on-401",
+                defect: "missing-expiry-means-expired",
+                brokenExpectation: "number of token requests (grant refresh_token) is exactly 1"
+            ),
+            Proof(
+                scenario: "refresh/string-expires-in-not-dropped",
+                defect: "drops-string-expires-in",
+                brokenExpectation: "no resource requests carrying an expired access token"
+            ),
+            Proof(
+                scenario: "refresh/keeps-refresh-token-when-response-has-null",
+                defect: "null-refresh-token-replaces-previous",
+                brokenExpectation: "token request no. 2 (grant refresh_token) carries refresh_token#1"
+            ),
+            Proof(
+                scenario: "refresh/rotated-refresh-token-replaces-previous",
+                defect: "ignores-rotated-refresh-token",
+                brokenExpectation: "token request no. 2 (grant refresh_token) carries refresh_token#2"
+            ),
+            Proof(
+                scenario: "retry/401-storm-bounded",
+                defect: "unbounded-401-loop",
+                brokenExpectation: "number of token requests (grant refresh_token) is at most 1"
+            ),
+            Proof(
+                scenario: "retry/insufficient-scope-not-refreshed",
+                defect: "refresh-on-insufficient-scope",
+                brokenExpectation: "number of token requests (grant refresh_token) is exactly 0"
+            ),
+            Proof(
+                scenario: "retry/invalid-client-on-refresh-not-recursed",
+                defect: "recursive-refresh-on-invalid-client",
+                brokenExpectation: "number of token requests (grant refresh_token) is exactly 1"
+            ),
+            Proof(
+                scenario: "retry/stale-credential-replayed-without-new-refresh",
+                defect: "refresh-on-every-401",
+                brokenExpectation: "number of token requests (grant refresh_token) is exactly 1"
+            ),
+            Proof(
+                scenario: "retry/no-replay-after-failed-refresh",
+                defect: "replays-after-failed-refresh",
+                brokenExpectation: "number of resource requests is exactly 1"
+            ),
+            Proof(
+                scenario: "concurrency/failed-refresh-fails-every-waiter",
+                defect: "waiters-retry-failed-refresh",
+                brokenExpectation: "number of token requests (grant refresh_token) is exactly 1"
+            ),
+            Proof(
+                scenario: "errors/invalid-grant-on-refresh-requires-sign-in",
+                defect: "retries-invalid-grant",
+                brokenExpectation: "step 4 (request GET /resource) outcome"
+            ),
+            Proof(
+                scenario: "errors/server-error-on-refresh/502",
+                defect: "html-error-as-missing-token",
+                brokenExpectation: "step 3 (request GET /resource) outcome"
+            ),
+            Proof(
+                scenario: "errors/transient-refresh-failure-recovers",
+                defect: "signs-out-on-server-error",
+                brokenExpectation: "step 5 (request GET /resource) outcome"
+            ),
+            Proof(
+                scenario: "errors/server-errors-bounded",
+                defect: "retries-5xx-without-bound",
+                brokenExpectation: "number of token requests (grant refresh_token) is at most 6"
+            ),
+            Proof(
+                scenario: "errors/retry-after-honoured/429-seconds",
+                defect: "ignores-retry-after",
+                brokenExpectation: "the first token request (grant refresh_token, status 200) arrives in"
+            ),
+            Proof(
+                scenario: "errors/retry-after-honoured/503-http_date",
+                defect: "retry-after-seconds-only",
+                brokenExpectation: "step 5 (request GET /resource) outcome"
+            ),
+            Proof(
+                scenario: "errors/error-body-with-200/login",
+                defect: "error-body-in-200-as-success",
+                brokenExpectation: "step 1 (login password) outcome"
+            ),
+            Proof(
+                scenario: "errors/missing-access-token/password",
+                defect: "accepts-missing-access-token",
+                brokenExpectation: "no resource requests"
+            ),
+            Proof(
+                scenario: "errors/token-type-case-insensitive",
+                defect: "case-sensitive-token-type",
+                brokenExpectation: "every step succeeds"
+            ),
+            Proof(
+                scenario: "errors/unsupported-token-type-refused/dpop",
+                defect: "any-token-type-as-bearer",
+                brokenExpectation: "no resource requests"
+            ),
+            Proof(
+                scenario: "errors/unknown-members-ignored",
+                defect: "strict-token-response-decoding",
+                brokenExpectation: "every step succeeds"
+            ),
+            Proof(
+                scenario: "security/client-secret-never-reaches-resource",
+                defect: "client-secret-to-resource",
+                brokenExpectation: "no resource requests carrying the client secret"
+            ),
+            Proof(
+                scenario: "security/client-secret-not-in-token-url",
+                defect: "client-secret-in-token-url",
+                brokenExpectation: "no token requests carrying the client secret in the query string"
+            ),
+            Proof(
+                scenario: "refresh/server-clock-behind-no-refresh-loop",
+                defect: "expiry-from-server-date",
+                brokenExpectation: "number of token requests (grant refresh_token) is exactly 0"
+            ),
+        ] + reachProofs
 
     /// The families a scenario reaches for every client, not only for those that refresh on a 401.
     static let reachProofs = [
-        Proof(scenario: "refresh/refresh-response-without-expires-in", defect: "keeps-stale-expiry",
-              brokenExpectation: "number of token requests (grant refresh_token) is exactly 1"),
-        Proof(scenario: "refresh/failed-refresh-keeps-valid-token", defect: "failed-refresh-sends-unauthenticated",
-              brokenExpectation: "no resource requests (without a bearer token)"),
-        Proof(scenario: "security/error-messages-reveal-no-credentials/refresh-refused", defect: "credentials-in-error-messages",
-              brokenExpectation: "no error the client reports quotes a token"),
-        Proof(scenario: "security/error-messages-reveal-no-credentials/login-refused", defect: "credentials-in-error-messages",
-              brokenExpectation: "no error the client reports quotes a token"),
-        Proof(scenario: "refresh/odd-expires-in/0", defect: "missing-expiry-means-expired",
-              brokenExpectation: "number of token requests (grant refresh_token) is exactly 0"),
+        Proof(
+            scenario: "refresh/refresh-response-without-expires-in",
+            defect: "keeps-stale-expiry",
+            brokenExpectation: "number of token requests (grant refresh_token) is exactly 1"
+        ),
+        Proof(
+            scenario: "refresh/failed-refresh-keeps-valid-token",
+            defect: "failed-refresh-sends-unauthenticated",
+            brokenExpectation: "no resource requests (without a bearer token)"
+        ),
+        Proof(
+            scenario: "security/error-messages-reveal-no-credentials/refresh-refused",
+            defect: "credentials-in-error-messages",
+            brokenExpectation: "no error the client reports quotes a token"
+        ),
+        Proof(
+            scenario: "security/error-messages-reveal-no-credentials/login-refused",
+            defect: "credentials-in-error-messages",
+            brokenExpectation: "no error the client reports quotes a token"
+        ),
+        Proof(
+            scenario: "refresh/odd-expires-in/0",
+            defect: "missing-expiry-means-expired",
+            brokenExpectation: "number of token requests (grant refresh_token) is exactly 0"
+        ),
     ]
 
     @Test("the reference client passes every built-in scenario")
@@ -148,18 +305,28 @@ struct BuiltInSuiteTests {
     func everyCheckKindCanFail() async throws {
         var failedKinds = Set<String>()
         for proof in Self.proofs {
-            let result = await ScenarioRunner().run(try Fixtures.builtInScenario(proof.scenario), with: try Fixtures.defect(proof.defect).factory)
-            failedKinds.formUnion(result.failedChecks.filter { $0.statement.hasPrefix(proof.brokenExpectation) }.map(\.kind))
+            let result = await ScenarioRunner().run(
+                try Fixtures.builtInScenario(proof.scenario),
+                with: try Fixtures.defect(proof.defect).factory
+            )
+            failedKinds.formUnion(
+                result.failedChecks.filter { $0.statement.hasPrefix(proof.brokenExpectation) }.map(\.kind)
+            )
         }
         let usedKinds = Set(try Fixtures.builtInScenarios().flatMap(\.expectations).map(\.kind))
         #expect(usedKinds.isSubset(of: failedKinds), "never shown failing: \(usedKinds.subtracting(failedKinds))")
     }
 
-    @Test("conformance selftest: the reference client passes the whole suite and every defective client is caught (mutation score 100%)")
+    @Test(
+        "conformance selftest: the reference client passes the whole suite and every defective client is caught (mutation score 100%)"
+    )
     func selftestSucceeds() async throws {
         let report = await Selftest(jobs: 4).run(try Fixtures.builtInScenarios())
         #expect(report.reference.results.count >= 60, "the suite gives \(report.reference.results.count) results")
-        #expect(report.reference.isAsExpected, "reference client failed: \(report.reference.failedScenarios + report.reference.erroredScenarios)")
+        #expect(
+            report.reference.isAsExpected,
+            "reference client failed: \(report.reference.failedScenarios + report.reference.erroredScenarios)"
+        )
         for row in report.defects {
             #expect(row.isAsExpected, "\(row.client) (\(row.defect?.bug ?? "")) passed the whole suite")
         }

@@ -1,10 +1,14 @@
 import Foundation
 import Testing
+
 @testable import OAuthConformance
 
 @Suite("Client profile files and expected failures")
 struct ClientProfileTests {
-    @Test("every profile shipped under Adapters/ loads without a problem", arguments: ["swift/reference.yaml", "python/authlib.yaml", "python/requests-oauthlib.yaml"])
+    @Test(
+        "every profile shipped under Adapters/ loads without a problem",
+        arguments: ["swift/reference.yaml", "python/authlib.yaml", "python/requests-oauthlib.yaml"]
+    )
     func shippedProfilesLoad(_ file: String) throws {
         let loaded = AdapterProfileLoader.load(path: AdapterSuiteTests.adapters.appendingPathComponent(file).path)
         #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics.map(\.description))")
@@ -14,10 +18,20 @@ struct ClientProfileTests {
     func fullProfile() throws {
         let folder = try PackageFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("bin"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("bin"),
+            withIntermediateDirectories: true
+        )
         let program = folder.appendingPathComponent("bin/adapter").path
-        #expect(FileManager.default.createFile(atPath: program, contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755]))
-        let loaded = AdapterProfileLoader.decode("""
+        #expect(
+            FileManager.default.createFile(
+                atPath: program,
+                contents: Data("#!/bin/sh\n".utf8),
+                attributes: [.posixPermissions: 0o755]
+            )
+        )
+        let loaded = AdapterProfileLoader.decode(
+            """
             profile: 1
             name: mylib
             adapter:
@@ -28,9 +42,13 @@ struct ClientProfileTests {
             timeouts: { operation: 2s }
             expected_failures:
               - { scenario: "concurrency/*", reason: no single flight }
-            """, file: folder.appendingPathComponent("mylib.yaml").path)
+            """,
+            file: folder.appendingPathComponent("mylib.yaml").path
+        )
         let profile = try #require(loaded.profile, "\(loaded.diagnostics)")
-        #expect(profile.command == [folder.appendingPathComponent("bin/adapter").standardizedFileURL.path, "--verbose"])
+        #expect(
+            profile.command == [folder.appendingPathComponent("bin/adapter").standardizedFileURL.path, "--verbose"]
+        )
         #expect(profile.directory == folder.standardizedFileURL.path)
         #expect(profile.environment == ["LOG": "debug"])
         #expect(profile.capabilities == [.proactiveRefresh, .concurrency])
@@ -38,12 +56,18 @@ struct ClientProfileTests {
         #expect(profile.missingExpiresIn == .assumedLifetime(.seconds(3_600)))
         #expect(profile.timeouts == .init(start: .seconds(30), operation: .seconds(2), scenario: .seconds(120)))
         #expect(profile.expectedFailures == [ExpectedFailure(scenario: "concurrency/*", reason: "no single flight")])
-        #expect(AdapterProfileLoader.decode("profile: 1\nadapter: { command: ./run.sh a b }\ncapabilities: []\n", file: "x.yaml").profile?.command == ["/bin/sh", "-c", "./run.sh a b"])
+        #expect(
+            AdapterProfileLoader.decode(
+                "profile: 1\nadapter: { command: ./run.sh a b }\ncapabilities: []\n",
+                file: "x.yaml"
+            ).profile?.command == ["/bin/sh", "-c", "./run.sh a b"]
+        )
     }
 
     @Test("every problem of a profile is reported at its line and column")
     func diagnostics() {
-        let loaded = AdapterProfileLoader.decode("""
+        let loaded = AdapterProfileLoader.decode(
+            """
             profile: 2
             adapter:
               command: []
@@ -52,36 +76,66 @@ struct ClientProfileTests {
             timeouts: { operation: 0s }
             expected_failures:
               - scenario: a/b
-            """, file: "p.yaml")
+            """,
+            file: "p.yaml"
+        )
         let messages = loaded.diagnostics.map(\.description)
         #expect(loaded.profile == nil)
-        #expect(messages.contains("p.yaml:1:10: error: profile format 2 is not supported; this harness reads profile: 1"))
+        #expect(
+            messages.contains("p.yaml:1:10: error: profile format 2 is not supported; this harness reads profile: 1")
+        )
         #expect(messages.contains("p.yaml:3:12: error: adapter.command is empty"))
         #expect(messages.contains("p.yaml:4:21: error: adapter.faketime_library is used only with faketime: true"))
-        #expect(messages.contains { $0.hasPrefix("p.yaml:5:35: error: 'virtual_clok' is not a valid capability; did you mean 'virtual_clock'?") })
-        #expect(messages.contains { $0.hasPrefix("p.yaml:5:15: error: proactive_refresh needs policies.refresh_window") })
+        #expect(
+            messages.contains {
+                $0.hasPrefix(
+                    "p.yaml:5:35: error: 'virtual_clok' is not a valid capability; did you mean 'virtual_clock'?"
+                )
+            }
+        )
+        #expect(
+            messages.contains { $0.hasPrefix("p.yaml:5:15: error: proactive_refresh needs policies.refresh_window") }
+        )
         #expect(messages.contains("p.yaml:6:24: error: timeouts.operation must be longer than 0s"))
         #expect(messages.contains { $0.hasPrefix("p.yaml:8:5: error: an expected failure is missing 'reason'") })
     }
 
-    @Test("an adapter program that is not there is one error at the command, with the profile's install command; nothing runs")
+    @Test(
+        "an adapter program that is not there is one error at the command, with the profile's install command; nothing runs"
+    )
     func missingAdapterProgram() throws {
         let folder = try PackageFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("p.yaml").path
-        let profile = "profile: 1\nadapter:\n  command: [.venv/bin/python, adapter.py]\n  install: ./install.sh\ncapabilities: []\n"
+        let profile =
+            "profile: 1\nadapter:\n  command: [.venv/bin/python, adapter.py]\n  install: ./install.sh\ncapabilities: []\n"
         let missing = AdapterProfileLoader.decode(profile, file: file)
         #expect(missing.profile == nil)
-        #expect(missing.diagnostics.map(\.description) == [
-            "\(file):3:12: error: adapter.command: \(folder.path)/.venv/bin/python is not there to run (no such file, or not executable); "
-                + "install the adapter first: ./install.sh",
-        ])
-        let onPath = AdapterProfileLoader.decode("profile: 1\nadapter: { command: [no-such-program-anywhere] }\ncapabilities: []\n", file: file)
-        #expect(onPath.diagnostics.map(\.description).first?.contains("no-such-program-anywhere is not there to run") == true)
-        #expect(AdapterProfileLoader.decode("profile: 1\nadapter: { command: [python3, a.py] }\ncapabilities: []\n", file: file).profile != nil)
+        #expect(
+            missing.diagnostics.map(\.description) == [
+                "\(file):3:12: error: adapter.command: \(folder.path)/.venv/bin/python is not there to run (no such file, or not executable); "
+                    + "install the adapter first: ./install.sh"
+            ]
+        )
+        let onPath = AdapterProfileLoader.decode(
+            "profile: 1\nadapter: { command: [no-such-program-anywhere] }\ncapabilities: []\n",
+            file: file
+        )
+        #expect(
+            onPath.diagnostics.map(\.description).first?.contains("no-such-program-anywhere is not there to run")
+                == true
+        )
+        #expect(
+            AdapterProfileLoader.decode(
+                "profile: 1\nadapter: { command: [python3, a.py] }\ncapabilities: []\n",
+                file: file
+            ).profile != nil
+        )
     }
 
-    @Test("expected failures: a listed failure is expected, a listed pass fails, an error or skip and an unlisted result are left alone")
+    @Test(
+        "expected failures: a listed failure is expected, a listed pass fails, an error or skip and an unlisted result are left alone"
+    )
     func expectedFailures() throws {
         let scenario = try ScriptAdapter.scenario("errors/token-error-surfaced/invalid_grant")
         func result(_ verdict: Verdict) -> ScenarioResult {
@@ -94,16 +148,20 @@ struct ClientProfileTests {
         #expect(listed.apply(to: result(.skipped(reason: "r"))).verdict == .skipped(reason: "r"))
         let passing = listed.apply(to: result(.passed))
         #expect(passing.verdict == .failed)
-        #expect(passing.failedChecks.map(\.summary) == [
-            "listed in the profile's expected_failures as \"errors/token-error-surfaced/*\": expected the scenario fails (known gap), observed it passed: remove it from expected_failures",
-        ])
+        #expect(
+            passing.failedChecks.map(\.summary) == [
+                "listed in the profile's expected_failures as \"errors/token-error-surfaced/*\": expected the scenario fails (known gap), observed it passed: remove it from expected_failures"
+            ]
+        )
         #expect(ExpectedFailures([]).apply(to: result(.failed)).verdict == .failed)
         #expect(listed.unmatched(by: ["errors/other"]).count == 1)
         #expect(ExpectedFailure(scenario: "a*c", reason: "").matches("abbbc"))
         #expect(!ExpectedFailure(scenario: "a*c", reason: "").matches("abcd"))
     }
 
-    @Test("an expected failure is an XFAIL on the console, a skipped case in valid JUnit with the explanation, and no CI failure")
+    @Test(
+        "an expected failure is an XFAIL on the console, a skipped case in valid JUnit with the explanation, and no CI failure"
+    )
     func expectedFailureInReports() async throws {
         let failing = try Fixtures.builtInScenario(JUnitReportTests.refreshOn401)
         var factory = try Fixtures.defect("stale-token-replay").factory
@@ -135,10 +193,17 @@ struct InProcessAPITests {
         let scratch = try PackageFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let junit = scratch.appendingPathComponent("junit.xml").path
-        let run = try await ConformanceTest.run(ReferenceClientFactory(), scenarios: [PackageFiles.scenarios.path], junit: junit)
+        let run = try await ConformanceTest.run(
+            ReferenceClientFactory(),
+            scenarios: [PackageFiles.scenarios.path],
+            junit: junit
+        )
         #expect(run.conforms, "\(run.problems)")
         #expect(try String(contentsOfFile: junit, encoding: .utf8).contains("<testsuites"))
-        let failing = try await ConformanceTest.run(try Fixtures.defect("no-refresh-on-401").factory, scenarios: [PackageFiles.scenarios.path])
+        let failing = try await ConformanceTest.run(
+            try Fixtures.defect("no-refresh-on-401").factory,
+            scenarios: [PackageFiles.scenarios.path]
+        )
         #expect(!failing.conforms)
         #expect(failing.problems.contains { $0.hasPrefix("retry/401-on-valid-token-refreshes-once-and-replays: ") })
     }

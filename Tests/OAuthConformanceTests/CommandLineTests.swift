@@ -17,7 +17,11 @@ struct CommandLineTests {
         #expect(run.status == 0, "\(run.standardOutput)\(run.standardError)")
         #expect(run.standardOutput.contains("PASS   refresh/keeps-refresh-token-when-response-omits-it"))
         let count = try Fixtures.builtInScenarios().count
-        #expect(run.standardOutput.contains("\(count) scenarios against reference 0.1.0: \(count) passed, 0 failed, 0 skipped, 0 errors"))
+        #expect(
+            run.standardOutput.contains(
+                "\(count) scenarios against reference 0.1.0: \(count) passed, 0 failed, 0 skipped, 0 errors"
+            )
+        )
         #expect(FileManager.default.fileExists(atPath: report.path))
     }
 
@@ -27,15 +31,15 @@ struct CommandLineTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let scenario = directory.appendingPathComponent("too-many-refreshes.yaml")
         try """
-            conformance: 1
-            id: retry/impossible
-            title: Expects five password grants from one login
-            area: retry
-            level: MUST
-            steps: [{ login: password }]
-            expect:
-              - count: { endpoint: token, grant: password, exactly: 5 }
-            """.write(to: scenario, atomically: true, encoding: .utf8)
+        conformance: 1
+        id: retry/impossible
+        title: Expects five password grants from one login
+        area: retry
+        level: MUST
+        steps: [{ login: password }]
+        expect:
+          - count: { endpoint: token, grant: password, exactly: 5 }
+        """.write(to: scenario, atomically: true, encoding: .utf8)
         let report = directory.appendingPathComponent("junit.xml")
         let run = try await conformance(["run", scenario.path, "--junit", report.path])
         #expect(run.status == 1)
@@ -44,7 +48,11 @@ struct CommandLineTests {
         #expect(run.standardOutput.contains("✗ number of token requests (grant password) is exactly 5 [MUST]"))
         #expect(run.standardOutput.contains("observed: 1 (#1 t=+0s)"))
         let xml = try String(contentsOf: report, encoding: .utf8)
-        #expect(xml.contains("<failure message=\"number of token requests (grant password) is exactly 5 [MUST]: expected exactly 5, observed 1"))
+        #expect(
+            xml.contains(
+                "<failure message=\"number of token requests (grant password) is exactly 5 [MUST]: expected exactly 5, observed 1"
+            )
+        )
     }
 
     @Test("an invalid scenario file: exit 2, every problem as file:line:column, nothing run")
@@ -52,26 +60,41 @@ struct CommandLineTests {
         let directory = try PackageFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let scenario = directory.appendingPathComponent("broken.yaml")
-        try "conformance: 1\nid: x\ntitle: t\narea: retyr\nlevel: MUST\nsteps: [{ login: pasword }]\nexpect: [{ every_step: succeeds }]\n"
+        try
+            "conformance: 1\nid: x\ntitle: t\narea: retyr\nlevel: MUST\nsteps: [{ login: pasword }]\nexpect: [{ every_step: succeeds }]\n"
             .write(to: scenario, atomically: true, encoding: .utf8)
         let report = directory.appendingPathComponent("junit.xml")
         let run = try await conformance(["run", scenario.path, "--junit", report.path])
         #expect(run.status == 2)
-        #expect(run.standardError.contains("\(scenario.path):4:7: error: 'retyr' is not a valid area; did you mean 'retry'?"))
-        #expect(run.standardError.contains("\(scenario.path):6:18: error: 'pasword' is not a valid login grant; did you mean 'password'?"))
+        #expect(
+            run.standardError.contains(
+                "\(scenario.path):4:7: error: 'retyr' is not a valid area; did you mean 'retry'?"
+            )
+        )
+        #expect(
+            run.standardError.contains(
+                "\(scenario.path):6:18: error: 'pasword' is not a valid login grant; did you mean 'password'?"
+            )
+        )
         #expect(run.standardError.contains("2 errors in the scenario files; nothing was run"))
         #expect(!FileManager.default.fileExists(atPath: report.path))
     }
 
-    @Test("a reader that stops early (| head -1) ends the output, not the run: the report is still written and the status is the verdict's")
+    @Test(
+        "a reader that stops early (| head -1) ends the output, not the run: the report is still written and the status is the verdict's"
+    )
     func closedPipe() async throws {
         let directory = try PackageFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let report = directory.appendingPathComponent("junit.xml")
         let bash = try #require(ProcessRun.which("bash"))
-        let run = try await ProcessRun.run(bash, [
-            "-c", "set -o pipefail; '\(PackageFiles.conformanceExecutable.path)' run --junit '\(report.path)' | head -1 >/dev/null",
-        ])
+        let run = try await ProcessRun.run(
+            bash,
+            [
+                "-c",
+                "set -o pipefail; '\(PackageFiles.conformanceExecutable.path)' run --junit '\(report.path)' | head -1 >/dev/null",
+            ]
+        )
         #expect(run.status == 0, "\(run.standardError)")
         #expect(FileManager.default.fileExists(atPath: report.path))
     }
@@ -80,17 +103,27 @@ struct CommandLineTests {
     func defectiveClientFails() async throws {
         let directory = try PackageFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let run = try await conformance(["run", "--defect", "stale-token-replay", "--junit", directory.appendingPathComponent("junit.xml").path])
+        let run = try await conformance([
+            "run", "--defect", "stale-token-replay", "--junit", directory.appendingPathComponent("junit.xml").path,
+        ])
         #expect(run.status == 1)
         #expect(run.standardOutput.contains("FAIL   retry/401-on-valid-token-refreshes-once-and-replays"))
-        let summary = try #require(run.standardOutput.firstMatch(of: /(\d+) scenarios against reference\+stale-token-replay 0.1.0: (\d+) passed, (\d+) failed/))
+        let summary = try #require(
+            run.standardOutput.firstMatch(
+                of: /(\d+) scenarios against reference\+stale-token-replay 0.1.0: (\d+) passed, (\d+) failed/
+            )
+        )
         #expect(Int(summary.output.1) == (try Fixtures.builtInScenarios().count))
         #expect(Int(summary.output.3)! >= 1)
     }
 
-    @Test("usage errors exit 2 with a message", arguments: [
-        ["run", "--no-such-option"], ["run", "/no/such/path"], ["frobnicate"], ["run", "--defect", "no-such-defect"],
-    ])
+    @Test(
+        "usage errors exit 2 with a message",
+        arguments: [
+            ["run", "--no-such-option"], ["run", "/no/such/path"], ["frobnicate"],
+            ["run", "--defect", "no-such-defect"],
+        ]
+    )
     func usageErrors(_ arguments: [String]) async throws {
         let run = try await conformance(arguments)
         #expect(run.status == 2, "\(run.standardError)")

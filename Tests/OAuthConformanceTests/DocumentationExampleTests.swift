@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OAuthConformance
 
 /// The examples in docs/scenario-language.md cannot rot: every block fenced as `yaml scenario`
@@ -36,7 +37,11 @@ struct DocumentationExampleTests {
 
     static func scenarios(in example: Example) throws -> [Scenario] {
         let collector = DiagnosticCollector()
-        let scenarios = ScenarioLoader.decode(example.yaml, file: "docs/scenario-language.md (example at line \(example.line))", diagnostics: collector)
+        let scenarios = ScenarioLoader.decode(
+            example.yaml,
+            file: "docs/scenario-language.md (example at line \(example.line))",
+            diagnostics: collector
+        )
         try #require(collector.diagnostics.isEmpty, "\(collector.diagnostics.map(\.description))")
         return scenarios
     }
@@ -44,9 +49,14 @@ struct DocumentationExampleTests {
     @Test("the reference has a runnable example for each construct of the language")
     func coversTheLanguage() throws {
         let text = try Self.examples().map(\.yaml).joined()
-        let constructs = ScenarioDecoder.topLevelKeys.map { "\($0):" } + StepDecoder.stepActions.map { "\($0):" }
-            + ExpectationDecoder.expectationForms.map { "\($0):" } + ForbiddenCarriage.allCases.map { "carries: \($0.rawValue)" }
-            + ["outcome:", "tokens:", "rules:", "respond:", "token_response:", "error:", "carries:", "within:", "parameters:", "origin:"]
+        let constructs =
+            ScenarioDecoder.topLevelKeys.map { "\($0):" } + StepDecoder.stepActions.map { "\($0):" }
+            + ExpectationDecoder.expectationForms.map { "\($0):" }
+            + ForbiddenCarriage.allCases.map { "carries: \($0.rawValue)" }
+            + [
+                "outcome:", "tokens:", "rules:", "respond:", "token_response:", "error:", "carries:", "within:",
+                "parameters:", "origin:",
+            ]
         let missing = constructs.filter { !text.contains($0) }
         #expect(missing.isEmpty, "no runnable example uses \(missing)")
     }
@@ -57,13 +67,18 @@ struct DocumentationExampleTests {
         try #require(!scenarios.isEmpty)
         for scenario in scenarios {
             let result = await ScenarioRunner().run(scenario, with: ReferenceClientFactory())
-            #expect(result.verdict == .passed, "\(scenario.id): \(result.verdict) \(result.failedChecks.map(\.summary))")
+            #expect(
+                result.verdict == .passed,
+                "\(scenario.id): \(result.verdict) \(result.failedChecks.map(\.summary))"
+            )
         }
     }
 
     @Test("example ids are unique, and differ from the built-in suite's")
     func uniqueIDs() throws {
-        let ids = try Self.examples().flatMap { try Self.scenarios(in: $0) }.map(\.id) + (try Fixtures.builtInScenarios().map(\.id))
+        let ids =
+            try Self.examples().flatMap { try Self.scenarios(in: $0) }.map(\.id)
+            + (try Fixtures.builtInScenarios().map(\.id))
         #expect(Set(ids).count == ids.count)
     }
 
@@ -73,7 +88,10 @@ struct DocumentationExampleTests {
         let tutorial = try #require(try Self.examples().first)
         let broken = tutorial.yaml
             .replacingOccurrences(of: "grant: refresh_token, call: 1", with: "grant: refresh, call: 1")
-            .replacingOccurrences(of: "  - advance: 130s\n  - request: GET /resource     # refresh no. 1", with: "  - advance: 130\n  - request: GET /resource     # refresh no. 1")
+            .replacingOccurrences(
+                of: "  - advance: 130s\n  - request: GET /resource     # refresh no. 1",
+                with: "  - advance: 130\n  - request: GET /resource     # refresh no. 1"
+            )
         let file = "Scenarios/refresh/null-refresh-token-keeps-previous.yaml"
         let printed = Fixtures.diagnostics(broken, file: file).map(\.description)
         #expect(printed.count == 2)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OAuthConformance
 
 /// An adapter under libfaketime, with exactly the environment the harness gives it, sees the
@@ -40,7 +41,9 @@ struct FakeTimeTests {
         print(json.dumps(report))
         """#
 
-    @Test("under the harness's libfaketime settings, time.time() is the file's time and sleeps, waits, asyncio, subprocesses and thread pools work")
+    @Test(
+        "under the harness's libfaketime settings, time.time() is the file's time and sleeps, waits, asyncio, subprocesses and thread pools work"
+    )
     func pythonUnderFakeTime() async throws {
         let library = try #require(
             AdapterProfileLoader.fakeTimeLibraryCandidates.first { FileManager.default.fileExists(atPath: $0) },
@@ -55,15 +58,32 @@ struct FakeTimeTests {
         let virtual = 1_767_225_600.5  // 2026-01-01T00:00:00.5Z, in the real time's past
         try FakeTimeFile.write(Date(timeIntervalSince1970: virtual), to: file)
 
-        let environment = FakeTimeFile.environment(library: library, file: file, inheriting: ProcessInfo.processInfo.environment)
+        let environment = FakeTimeFile.environment(
+            library: library,
+            file: file,
+            inheriting: ProcessInfo.processInfo.environment
+        )
         let settings = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        let run = try await ProcessRun.run(URL(fileURLWithPath: "/usr/bin/env"), settings + [python.path, script.path], in: scratch)
+        let run = try await ProcessRun.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            settings + [python.path, script.path],
+            in: scratch
+        )
         #expect(run.status == 0, "python exited with \(run.status); stderr: \(run.standardError)")
-        let line = try #require(run.standardOutput.split(separator: "\n").last, "no output; stderr: \(run.standardError)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not a JSON object: \(line)")
+        let line = try #require(
+            run.standardOutput.split(separator: "\n").last,
+            "no output; stderr: \(run.standardError)"
+        )
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+            "not a JSON object: \(line)"
+        )
 
         for piece in ["sleep", "event_wait", "asyncio_sleep", "subprocess", "date", "thread_pool"] {
-            #expect(report[piece] as? String == "ok", "\(piece): \(report[piece] ?? "missing") (LD_PRELOAD=\(environment["LD_PRELOAD"] ?? ""))")
+            #expect(
+                report[piece] as? String == "ok",
+                "\(piece): \(report[piece] ?? "missing") (LD_PRELOAD=\(environment["LD_PRELOAD"] ?? ""))"
+            )
         }
         #expect(report["date_value"] as? String == "1767225600", "a child process inherits the virtual clock")
         #expect(report["thread_pool_value"] as? Int == 8)

@@ -1,17 +1,36 @@
 import Foundation
 import Testing
+
 @testable import OAuthConformance
 
 @Suite("JSON results, shards and merging")
 struct JSONResultTests {
     static func record(_ id: String, _ verdict: VerdictRecord = .passed, area: String = "refresh") -> ScenarioRecord {
-        ScenarioRecord(id: id, title: "title of \(id)", area: area, level: "MUST", spec: ["RFC 6749 §6"], verdict: verdict, milliseconds: 5)
+        ScenarioRecord(
+            id: id,
+            title: "title of \(id)",
+            area: area,
+            level: "MUST",
+            spec: ["RFC 6749 §6"],
+            verdict: verdict,
+            milliseconds: 5
+        )
     }
 
-    static func result(_ ids: [String], client: String = "reference", shard: String? = nil, seed: UInt64 = 0, startedAt: Date = Date(timeIntervalSince1970: 1_800_000_000)) -> ConformanceResult {
+    static func result(
+        _ ids: [String],
+        client: String = "reference",
+        shard: String? = nil,
+        seed: UInt64 = 0,
+        startedAt: Date = Date(timeIntervalSince1970: 1_800_000_000)
+    ) -> ConformanceResult {
         ConformanceResult(
             client: ClientRecord(name: client, version: "1.0", capabilities: ["refresh_on_401"], refreshWindow: "60s"),
-            seed: seed, shard: shard, startedAt: startedAt, milliseconds: 1500, scenarios: ids.map { record($0) }
+            seed: seed,
+            shard: shard,
+            startedAt: startedAt,
+            milliseconds: 1500,
+            scenarios: ids.map { record($0) }
         )
     }
 
@@ -30,12 +49,21 @@ struct JSONResultTests {
         #expect(read.scenarios.first { $0.verdict == .skipped }?.reason == "the client does not declare refresh_on_401")
     }
 
-    @Test("files that are not format 1 results are refused with the reason", arguments: [
-        (#"{"format": 2}"#, "result format 2 is not supported; this harness reads format 1"),
-        ("<testsuites/>", #"not a conformance result (a JSON object with "format": 1 is expected)"#),
-        (#"{"format": 1, "harness_version": "0.1.0", "client": {"name": "x"}}"#, "not a valid format 1 result: missing .client.version"),
-        (#"{"format": 1, "harness_version": 7}"#, "not a valid format 1 result: .harness_version: Expected to decode String but found number instead."),
-    ])
+    @Test(
+        "files that are not format 1 results are refused with the reason",
+        arguments: [
+            (#"{"format": 2}"#, "result format 2 is not supported; this harness reads format 1"),
+            ("<testsuites/>", #"not a conformance result (a JSON object with "format": 1 is expected)"#),
+            (
+                #"{"format": 1, "harness_version": "0.1.0", "client": {"name": "x"}}"#,
+                "not a valid format 1 result: missing .client.version"
+            ),
+            (
+                #"{"format": 1, "harness_version": 7}"#,
+                "not a valid format 1 result: .harness_version: Expected to decode String but found number instead."
+            ),
+        ]
+    )
     func refusesOtherFiles(_ text: String, _ message: String) {
         #expect(throws: ResultFileProblem(file: "x.json", message: message)) {
             _ = try JSONReport.read(Data(text.utf8), from: "x.json")
@@ -45,7 +73,9 @@ struct JSONResultTests {
     @Test("shards split the suite by sorted id: disjoint, complete, whatever order the files load in")
     func shardPartition() throws {
         let ids = ["retry/b", "refresh/a", "errors/c", "refresh/d", "retry/e", "tls/f", "security/g"]
-        let scenarios = ids.map { Scenario(id: $0, title: $0, area: .refresh, level: .must, steps: [], expectations: []) }
+        let scenarios = ids.map {
+            Scenario(id: $0, title: $0, area: .refresh, level: .must, steps: [], expectations: [])
+        }
         let shards = try (1...3).map { try #require(Shard(index: $0, count: 3)) }
         let parts = shards.map { $0.select(scenarios).map(\.id) }
         // Sorted: errors/c refresh/a refresh/d retry/b retry/e security/g tls/f; kept in load order.
@@ -76,7 +106,12 @@ struct JSONResultTests {
     @Test("merging refuses shards that overlap or come from different runs")
     func refusesConflicts() {
         let first = Self.result(["refresh/a"], shard: "1/2")
-        #expect(throws: ResultFileProblem(file: "2.json", message: "scenario refresh/a for reference 1.0 is also in 1.json; shards must not overlap")) {
+        #expect(
+            throws: ResultFileProblem(
+                file: "2.json",
+                message: "scenario refresh/a for reference 1.0 is also in 1.json; shards must not overlap"
+            )
+        ) {
             _ = try ResultMerge.merge([("1.json", first), ("2.json", Self.result(["refresh/a"], shard: "2/2"))])
         }
         #expect(throws: ResultFileProblem.self) {

@@ -1,6 +1,7 @@
 import Foundation
 import MockProvider
 import Testing
+
 @testable import OAuthConformance
 
 @Suite("JUnit reports")
@@ -10,14 +11,24 @@ struct JUnitReportTests {
     /// A run with every verdict: passes, a failure, a skip and an error, from three built-in
     /// scenarios (so it does not change as the suite grows).
     static func mixedRun() async throws -> SuiteRun {
-        let scenarios = try ["refresh/keeps-refresh-token-when-response-omits-it", "refresh/proactive-within-declared-window", refreshOn401]
-            .map(Fixtures.builtInScenario)
+        let scenarios = try [
+            "refresh/keeps-refresh-token-when-response-omits-it", "refresh/proactive-within-declared-window",
+            refreshOn401,
+        ]
+        .map(Fixtures.builtInScenario)
         var results = await SuiteRunner().run(scenarios, with: ReferenceClientFactory()).results
         let retry = scenarios[2]
         results.append(await ScenarioRunner().run(retry, with: try Fixtures.defect("stale-token-replay").factory))
         results.append(await ScenarioRunner().run(retry, with: ReducedProfileFactory(capabilities: [])))
-        results.append(await ScenarioRunner(stepTimeout: .milliseconds(100)).run(scenarios[0], with: HangingClientFactory()))
-        return SuiteRun(profile: ReferenceClientFactory().profile, results: results, startedAt: Date(), wallTime: .milliseconds(1234))
+        results.append(
+            await ScenarioRunner(stepTimeout: .milliseconds(100)).run(scenarios[0], with: HangingClientFactory())
+        )
+        return SuiteRun(
+            profile: ReferenceClientFactory().profile,
+            results: results,
+            startedAt: Date(),
+            wallTime: .milliseconds(1234)
+        )
     }
 
     static func validate(_ xml: String) async throws -> ProcessRun {
@@ -29,7 +40,10 @@ struct JUnitReportTests {
     }
 
     static func validate(file: URL) async throws -> ProcessRun {
-        let xmllint = try #require(ProcessRun.which("xmllint"), "xmllint is missing: scripts/test installs it (Debian libxml2-utils)")
+        let xmllint = try #require(
+            ProcessRun.which("xmllint"),
+            "xmllint is missing: scripts/test installs it (Debian libxml2-utils)"
+        )
         try #require(
             FileManager.default.fileExists(atPath: PackageFiles.junitSchema.path),
             "the JUnit schema is expected at \(PackageFiles.junitSchema.path) (shared/ beside the checkout)"
@@ -80,7 +94,11 @@ struct JUnitReportTests {
     @Test("a failure names the broken expectation and shows expected, observed and the timeline")
     func failureExplainsItself() async throws {
         let xml = JUnitReport().render(try await Self.mixedRun()).text
-        #expect(xml.contains(#"<failure message="resource request no. 2 carries access_token#2 [SHOULD]: expected access_token#2 (at-2), observed at-1 (access_token#1) at #4 t=+0s" type="carries">"#))
+        #expect(
+            xml.contains(
+                #"<failure message="resource request no. 2 carries access_token#2 [SHOULD]: expected access_token#2 (at-2), observed at-1 (access_token#1) at #4 t=+0s" type="carries">"#
+            )
+        )
         #expect(xml.contains("  expected: access_token#2 (at-2)"))
         #expect(xml.contains("fails at: SHOULD"))
         #expect(xml.contains("✗ resource request no. 2 carries access_token#2 [SHOULD]"))
@@ -92,17 +110,44 @@ struct JUnitReportTests {
         let hostile = "<b>\"quoted\" & ]]> \u{1B}[31mred\u{1B}[0m \u{0}\u{8}\u{FFFE} end"
         #expect(XMLText.escaped(hostile) == "&lt;b&gt;\"quoted\" &amp; ]]&gt; red  end")
         #expect(XMLText.escaped("a\"b\nc", forAttribute: true) == "a&quot;b&#10;c")
-        let scenario = Scenario(id: "security/hostile", title: hostile, area: .security, level: .must, steps: [], expectations: [])
-        let failing = CheckResult(kind: "count", statement: hostile, passed: false, expected: hostile, observed: hostile)
-        let result = ScenarioResult(scenario: scenario, verdict: .failed, checks: [failing], transcript: nil, wallTime: .milliseconds(5))
-        let run = SuiteRun(profile: ReferenceClientFactory().profile, results: [result], startedAt: Date(), wallTime: .milliseconds(5))
+        let scenario = Scenario(
+            id: "security/hostile",
+            title: hostile,
+            area: .security,
+            level: .must,
+            steps: [],
+            expectations: []
+        )
+        let failing = CheckResult(
+            kind: "count",
+            statement: hostile,
+            passed: false,
+            expected: hostile,
+            observed: hostile
+        )
+        let result = ScenarioResult(
+            scenario: scenario,
+            verdict: .failed,
+            checks: [failing],
+            transcript: nil,
+            wallTime: .milliseconds(5)
+        )
+        let run = SuiteRun(
+            profile: ReferenceClientFactory().profile,
+            results: [result],
+            startedAt: Date(),
+            wallTime: .milliseconds(5)
+        )
         let validation = try await Self.validate(JUnitReport().render(run).text)
         #expect(validation.status == 0, "\(validation.standardError)")
     }
 
-    @Test("times have three decimals and a dot in every locale", arguments: [
-        (0, "0.000"), (1, "0.001"), (13, "0.013"), (1500, "1.500"), (61250, "61.250"), (-1000, "0.000"),
-    ])
+    @Test(
+        "times have three decimals and a dot in every locale",
+        arguments: [
+            (0, "0.000"), (1, "0.001"), (13, "0.013"), (1500, "1.500"), (61250, "61.250"), (-1000, "0.000"),
+        ]
+    )
     func seconds(_ milliseconds: Int, _ text: String) {
         #expect(JUnitReport.seconds(milliseconds: milliseconds) == text)
     }

@@ -1,6 +1,8 @@
 import Foundation
 import MockProvider
+
 @testable import OAuthConformance
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -43,7 +45,9 @@ actor LeakyClient: ClientUnderTest {
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         let credentials = Data("\(environment.client.id):\(environment.client.secret)".utf8).base64EncodedString()
         request.setValue("Basic \(credentials)", forHTTPHeaderField: "Authorization")
-        request.httpBody = Data("grant_type=password&username=\(environment.user.username)&password=\(environment.user.password)".utf8)
+        request.httpBody = Data(
+            "grant_type=password&username=\(environment.user.username)&password=\(environment.user.password)".utf8
+        )
         do {
             let (data, response) = try await URLSession.shared.data(for: request)
             let members = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
@@ -76,7 +80,10 @@ actor LeakyClient: ClientUnderTest {
         }
         do {
             let (data, response) = try await URLSession.shared.data(for: request)
-            return .success(status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: String(decoding: data, as: UTF8.self))
+            return .success(
+                status: (response as? HTTPURLResponse)?.statusCode ?? 0,
+                body: String(decoding: data, as: UTF8.self)
+            )
         } catch {
             return .failure(ClientFailure(.transient, message: "\(error)"))
         }
@@ -91,7 +98,9 @@ struct OverlapCountingClientFactory: ClientFactory {
     let counter = OverlapCounter()
     /// The call (counted from 1) that reports a failure, to see it surface in checks.
     var failingCall: Int?
-    var profile: ClientProfile { ClientProfile(name: "overlap", version: "1", capabilities: [.concurrency], refreshWindow: nil) }
+    var profile: ClientProfile {
+        ClientProfile(name: "overlap", version: "1", capabilities: [.concurrency], refreshWindow: nil)
+    }
 
     func makeClient(for environment: ClientEnvironment) async throws -> any ClientUnderTest {
         OverlapCountingClient(counter: counter, failingCall: failingCall)
@@ -123,7 +132,8 @@ struct OverlapCountingClient: ClientUnderTest {
         let call = await counter.enter()
         try? await Task.sleep(for: .milliseconds(300))
         await counter.leave()
-        return call == failingCall ? .failure(ClientFailure(.transient, message: "call \(call) failed")) : .success(status: 200, body: "")
+        return call == failingCall
+            ? .failure(ClientFailure(.transient, message: "call \(call) failed")) : .success(status: 200, body: "")
     }
 
     func shutdown() async {}

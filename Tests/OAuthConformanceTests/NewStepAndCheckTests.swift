@@ -1,6 +1,7 @@
 import Foundation
 import MockProvider
 import Testing
+
 @testable import OAuthConformance
 
 /// The checks `order` and `never … carries` fail on a realistic broken client and pass on the
@@ -27,14 +28,32 @@ struct NewStepAndCheckTests {
         #expect(result.verdict == .passed, "\(result.failedChecks.map(\.summary))")
     }
 
-    @Test("a client that leaks a token fails the placement check, which says where the token was", arguments: [
-        (LeakyClientFactory.Leak.accessTokenInQuery, "no request carrying an access token in the query string", "access_token#1 in query parameter access_token"),
-        (.refreshTokenInHeader, "no resource requests carrying a refresh token", "refresh_token#1 in header X-Refresh-Token"),
-        (.refreshTokenInQuery, "no resource requests carrying a refresh token", "refresh_token#1 in query parameter refresh_token"),
-        (.refreshTokenInBody, "no resource requests carrying a refresh token", "refresh_token#1 in form field refresh_token"),
-    ])
+    @Test(
+        "a client that leaks a token fails the placement check, which says where the token was",
+        arguments: [
+            (
+                LeakyClientFactory.Leak.accessTokenInQuery, "no request carrying an access token in the query string",
+                "access_token#1 in query parameter access_token"
+            ),
+            (
+                .refreshTokenInHeader, "no resource requests carrying a refresh token",
+                "refresh_token#1 in header X-Refresh-Token"
+            ),
+            (
+                .refreshTokenInQuery, "no resource requests carrying a refresh token",
+                "refresh_token#1 in query parameter refresh_token"
+            ),
+            (
+                .refreshTokenInBody, "no resource requests carrying a refresh token",
+                "refresh_token#1 in form field refresh_token"
+            ),
+        ]
+    )
     func leakIsCaught(_ leak: LeakyClientFactory.Leak, _ statement: String, _ sighting: String) async throws {
-        let result = await ScenarioRunner().run(try Fixtures.scenario(Self.placement), with: LeakyClientFactory(leak: leak))
+        let result = await ScenarioRunner().run(
+            try Fixtures.scenario(Self.placement),
+            with: LeakyClientFactory(leak: leak)
+        )
         #expect(result.verdict == .failed)
         #expect(result.failedChecks.map(\.statement) == [statement])
         let failed = try #require(result.failedChecks.first)
@@ -68,10 +87,16 @@ struct NewStepAndCheckTests {
 
     @Test("order fails on a client that never refreshes after a 401, naming the request that never came")
     func orderFailsWhenAStepIsMissing() async throws {
-        let result = await ScenarioRunner().run(try Fixtures.scenario(Self.replayOrder), with: try Fixtures.defect("no-refresh-on-401").factory)
+        let result = await ScenarioRunner().run(
+            try Fixtures.scenario(Self.replayOrder),
+            with: try Fixtures.defect("no-refresh-on-401").factory
+        )
         let check = try #require(result.checks.first { $0.kind == "order" })
         #expect(!check.passed)
-        #expect(check.observed == "resource request (status 401) first at #2 t=+0s; token request (grant refresh_token) never; resource request (status 200) never")
+        #expect(
+            check.observed
+                == "resource request (status 401) first at #2 t=+0s; token request (grant refresh_token) never; resource request (status 200) never"
+        )
     }
 
     @Test("order fails when the first matches arrive in another order")
@@ -83,7 +108,10 @@ struct NewStepAndCheckTests {
         let result = await ScenarioRunner().run(try Fixtures.scenario(reversed), with: ReferenceClientFactory())
         let check = try #require(result.checks.first)
         #expect(!check.passed)
-        #expect(check.expected == "token request (grant refresh_token) → resource request (status 401) → resource request (status 200)")
+        #expect(
+            check.expected
+                == "token request (grant refresh_token) → resource request (status 401) → resource request (status 200)"
+        )
     }
 
     static func concurrent(times: Int) -> String {
@@ -116,7 +144,9 @@ struct NewStepAndCheckTests {
         let factory = OverlapCountingClientFactory(failingCall: 3)
         let result = await ScenarioRunner().run(try Fixtures.scenario(Self.concurrent(times: 5)), with: factory)
         #expect(result.verdict == .failed)
-        let outcome = try #require(result.failedChecks.first { $0.statement == "step 1 (5 × request GET /resource concurrently) outcome" })
+        let outcome = try #require(
+            result.failedChecks.first { $0.statement == "step 1 (5 × request GET /resource concurrently) outcome" }
+        )
         #expect(outcome.expected == "success for each of the 5")
         #expect(outcome.observed.contains("4 × succeeded with HTTP 200"))
         #expect(outcome.observed.contains("1 × failed: transient: call 3 failed"))
@@ -133,13 +163,20 @@ struct NewStepAndCheckTests {
         let step = try #require(result.transcript?.steps.last)
         #expect(step.result.clientOutcomes.count == 20)
         #expect(journal.filter { $0.endpoint == .resource }.count == 20)
-        #expect(journal[1].endpoint == .token && journal[1].grant == .refreshToken, "the refresh comes before every request of the batch")
-        #expect(Set(journal.dropFirst().map(\.at)).count == 1, "every request of the concurrent step arrives at the same virtual instant")
+        #expect(
+            journal[1].endpoint == .token && journal[1].grant == .refreshToken,
+            "the refresh comes before every request of the batch"
+        )
+        #expect(
+            Set(journal.dropFirst().map(\.at)).count == 1,
+            "every request of the concurrent step arrives at the same virtual instant"
+        )
     }
 
     @Test("wait lets real time pass and leaves the virtual clock where it was")
     func waitIsRealTime() async throws {
-        let scenario = try Fixtures.scenario("""
+        let scenario = try Fixtures.scenario(
+            """
             conformance: 1
             id: retry/wait
             title: t
@@ -151,7 +188,8 @@ struct NewStepAndCheckTests {
               - request: GET /resource
             expect:
               - every_step: succeeds
-            """)
+            """
+        )
         let started = ContinuousClock.now
         let result = await ScenarioRunner().run(scenario, with: ReferenceClientFactory())
         #expect(ContinuousClock.now - started >= .milliseconds(250))

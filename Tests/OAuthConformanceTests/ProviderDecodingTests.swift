@@ -1,5 +1,6 @@
 import MockProvider
 import Testing
+
 @testable import OAuthConformance
 
 /// The provider section of a scenario file decodes into exactly the settings it describes.
@@ -25,15 +26,23 @@ struct ProviderDecodingTests {
 
     @Test("tokens, TLS, seed and redirect URIs")
     func settings() throws {
-        let settings = try provider("""
+        let settings = try provider(
+            """
             tokens: { access_lifetime: 5m, refresh_lifetime: 1d, rotate_refresh_tokens: true, revoke_all_at: [30m, 1h] }
             tls: wrong_host
             seed: 42
             redirect_uris: [https://app.example/cb]
-            """)
-        #expect(settings.tokens == TokenPolicy(
-            accessLifetime: .seconds(300), refreshLifetime: .seconds(86_400), rotateRefreshTokens: true, revokeAllAt: [.seconds(1800), .seconds(3600)]
-        ))
+            """
+        )
+        #expect(
+            settings.tokens
+                == TokenPolicy(
+                    accessLifetime: .seconds(300),
+                    refreshLifetime: .seconds(86_400),
+                    rotateRefreshTokens: true,
+                    revokeAllAt: [.seconds(1800), .seconds(3600)]
+                )
+        )
         #expect(settings.tls == .wrongHost)
         #expect(settings.seed == 42)
         #expect(settings.redirectURIs == ["https://app.example/cb"])
@@ -44,22 +53,27 @@ struct ProviderDecodingTests {
 
     @Test("call selectors and time windows")
     func selectors() throws {
-        let rules = try provider("""
+        let rules = try provider(
+            """
             rules:
               - { when: { endpoint: resource, calls: 2..4 }, respond: { status: 500 } }
               - { when: { endpoint: token, grant: authorization_code, from_call: 3 }, respond: { status: 500 } }
               - { when: { during: { from: 1m, before: 2m } }, respond: { status: 500 } }
-            """).rules.map(\.match)
-        #expect(rules == [
-            RequestMatcher(endpoint: .resource, calls: .range(2...4)),
-            RequestMatcher(endpoint: .token, grant: .authorizationCode, calls: .from(3)),
-            RequestMatcher(during: .seconds(60)..<(.seconds(120))),
-        ])
+            """
+        ).rules.map(\.match)
+        #expect(
+            rules == [
+                RequestMatcher(endpoint: .resource, calls: .range(2...4)),
+                RequestMatcher(endpoint: .token, grant: .authorizationCode, calls: .from(3)),
+                RequestMatcher(during: .seconds(60)..<(.seconds(120))),
+            ]
+        )
     }
 
     @Test("every action")
     func actions() throws {
-        let actions = try provider("""
+        let actions = try provider(
+            """
             rules:
               - sequence: [{ respond: { status: 503 } }, { error: { code: invalid_grant } }]
               - redirect: { status: 308, to: other_origin }
@@ -67,22 +81,36 @@ struct ProviderDecodingTests {
               - authorization_response: { state: previous, iss: omit, error: access_denied }
               - retry_later: { status: 429, after: 30s, as: http_date }
               - token_response: { expires_in: "3600", omit: [token_type], encoding: form, content_type: text/plain, truncate_at: 12 }
-            """).rules.map(\.action)
-        #expect(actions == [
-            .sequence([.respond(ProviderResponse(status: 503)), .oauthError(ScriptedOAuthError(code: "invalid_grant"))]),
-            .redirect(Redirect(status: 308, to: .otherOrigin)),
-            .redirect(Redirect(status: 307, to: .base("http://127.0.0.1:9"))),
-            .alterAuthorizationResponse(AuthorizationResponseAlteration(state: .previous, issuer: .omit, error: "access_denied")),
-            .retryLater(RetryLater(status: 429, after: .seconds(30), format: .httpDate)),
-            .alterTokenResponse(TokenResponseAlteration(
-                set: ["expires_in": .string("3600")], omit: ["token_type"], formEncoded: true, contentType: .replace("text/plain"), truncatedTo: 12
-            )),
-        ])
+            """
+        ).rules.map(\.action)
+        #expect(
+            actions == [
+                .sequence([
+                    .respond(ProviderResponse(status: 503)), .oauthError(ScriptedOAuthError(code: "invalid_grant")),
+                ]),
+                .redirect(Redirect(status: 308, to: .otherOrigin)),
+                .redirect(Redirect(status: 307, to: .base("http://127.0.0.1:9"))),
+                .alterAuthorizationResponse(
+                    AuthorizationResponseAlteration(state: .previous, issuer: .omit, error: "access_denied")
+                ),
+                .retryLater(RetryLater(status: 429, after: .seconds(30), format: .httpDate)),
+                .alterTokenResponse(
+                    TokenResponseAlteration(
+                        set: ["expires_in": .string("3600")],
+                        omit: ["token_type"],
+                        formEncoded: true,
+                        contentType: .replace("text/plain"),
+                        truncatedTo: 12
+                    )
+                ),
+            ]
+        )
     }
 
     @Test("every delivery, alone or with an action")
     func deliveries() throws {
-        let rules = try provider("""
+        let rules = try provider(
+            """
             rules:
               - { delay: 200ms, jitter: 50ms }
               - { transport: never }
@@ -90,51 +118,66 @@ struct ProviderDecodingTests {
               - { transport: close_without_answer }
               - { transport: { garbage: "junk" } }
               - { transport: { dribble: { chunk_size: 4, every: 100ms } }, respond: { status: 200, body: abcdefgh } }
-            """).rules
-        #expect(rules.map(\.delivery) == [
-            .delayed(latency: .milliseconds(200), jitter: .milliseconds(50)), .never, .reset, .closeWithoutAnswer,
-            .garbage("junk"), .dribble(chunkSize: 4, interval: .milliseconds(100)),
-        ])
+            """
+        ).rules
+        #expect(
+            rules.map(\.delivery) == [
+                .delayed(latency: .milliseconds(200), jitter: .milliseconds(50)), .never, .reset, .closeWithoutAnswer,
+                .garbage("junk"), .dribble(chunkSize: 4, interval: .milliseconds(100)),
+            ]
+        )
         #expect(rules[0].action == nil)
         #expect(rules[5].action == .respond(ProviderResponse(status: 200, body: "abcdefgh")))
     }
 
     @Test("mistakes are reported where they are, with what would be right")
     func diagnostics() {
-        let found = Fixtures.diagnostics(Self.scenarioText(provider: """
-            tls: selfsigned
-            rules:
-              - { transport: rest }
-              - { transport: never, delay: 1s }
-              - { when: { call: 1, from_call: 2 }, respond: { status: 500 } }
-              - { when: { calls: 4..2 }, respond: { status: 500 } }
-              - { respond: { status: 500 }, error: { code: invalid_grant } }
-              - { when: { endpoint: token } }
-              - { redirect: { to: elsewhere } }
-            """)).map(\.description)
-        #expect(found == [
-            "broken.yaml:7:8: error: 'selfsigned' is not a valid tls certificate; did you mean 'self_signed'? (allowed: valid, self_signed, expired, wrong_host, other_key)",
-            "broken.yaml:9:20: error: 'rest' is not a transport fault; did you mean 'reset'? (allowed: never, reset, close_without_answer, or { garbage: TEXT }, or { dribble: { chunk_size: N, every: DURATION } }, or { hold_until_request: N })",
-            "broken.yaml:10:9: error: a rule with transport cannot also have delay or jitter",
-            "broken.yaml:11:26: error: when has call, from_call; give only one of them",
-            "broken.yaml:12:24: error: calls must read FIRST..LAST, e.g. 2..4, not '4..2'",
-            "broken.yaml:13:35: error: a rule has respond, error; give only one of them",
-            "broken.yaml:14:7: error: a rule needs one of respond, token_response, error, sequence, redirect, authorization_response, retry_later, delay, jitter, transport",
-            "broken.yaml:15:25: error: redirect.to must be other_origin or a base URL such as http://127.0.0.1:8080, not 'elsewhere'",
-        ])
+        let found = Fixtures.diagnostics(
+            Self.scenarioText(
+                provider: """
+                    tls: selfsigned
+                    rules:
+                      - { transport: rest }
+                      - { transport: never, delay: 1s }
+                      - { when: { call: 1, from_call: 2 }, respond: { status: 500 } }
+                      - { when: { calls: 4..2 }, respond: { status: 500 } }
+                      - { respond: { status: 500 }, error: { code: invalid_grant } }
+                      - { when: { endpoint: token } }
+                      - { redirect: { to: elsewhere } }
+                    """
+            )
+        ).map(\.description)
+        #expect(
+            found == [
+                "broken.yaml:7:8: error: 'selfsigned' is not a valid tls certificate; did you mean 'self_signed'? (allowed: valid, self_signed, expired, wrong_host, other_key)",
+                "broken.yaml:9:20: error: 'rest' is not a transport fault; did you mean 'reset'? (allowed: never, reset, close_without_answer, or { garbage: TEXT }, or { dribble: { chunk_size: N, every: DURATION } }, or { hold_until_request: N })",
+                "broken.yaml:10:9: error: a rule with transport cannot also have delay or jitter",
+                "broken.yaml:11:26: error: when has call, from_call; give only one of them",
+                "broken.yaml:12:24: error: calls must read FIRST..LAST, e.g. 2..4, not '4..2'",
+                "broken.yaml:13:35: error: a rule has respond, error; give only one of them",
+                "broken.yaml:14:7: error: a rule needs one of respond, token_response, error, sequence, redirect, authorization_response, retry_later, delay, jitter, transport",
+                "broken.yaml:15:25: error: redirect.to must be other_origin or a base URL such as http://127.0.0.1:8080, not 'elsewhere'",
+            ]
+        )
     }
 
     @Test("scripted headers no HTTP message can carry are refused, each where it stands")
     func unsendableHeaders() {
-        let found = Fixtures.diagnostics(Self.scenarioText(provider: """
-            rules:
-              - { respond: { status: 500, headers: { "Retry After": "1" } } }
-              - { respond: { status: 500, headers: { X-Injected: "a\\r\\nSet-Cookie: b" } } }
-              - { respond: { status: 500, headers: { X-Odd: "Bearer  , , error=" } } }
-            """)).map(\.description)
-        #expect(found == [
-            "broken.yaml:8:44: error: header name 'Retry After' is not an HTTP token (RFC 9110 §5.1): letters, digits and !#$%&'*+-.^_`|~ only",
-            "broken.yaml:9:56: error: header X-Injected: a value cannot hold CR, LF or NUL (RFC 9110 §5.5)",
-        ])
+        let found = Fixtures.diagnostics(
+            Self.scenarioText(
+                provider: """
+                    rules:
+                      - { respond: { status: 500, headers: { "Retry After": "1" } } }
+                      - { respond: { status: 500, headers: { X-Injected: "a\\r\\nSet-Cookie: b" } } }
+                      - { respond: { status: 500, headers: { X-Odd: "Bearer  , , error=" } } }
+                    """
+            )
+        ).map(\.description)
+        #expect(
+            found == [
+                "broken.yaml:8:44: error: header name 'Retry After' is not an HTTP token (RFC 9110 §5.1): letters, digits and !#$%&'*+-.^_`|~ only",
+                "broken.yaml:9:56: error: header X-Injected: a value cannot hold CR, LF or NUL (RFC 9110 §5.5)",
+            ]
+        )
     }
 }

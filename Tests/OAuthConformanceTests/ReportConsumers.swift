@@ -52,7 +52,10 @@ enum ReportConsumers {
     static func junitparser(_ report: URL) async throws -> [Suite] {
         let python = try #require(ProcessRun.which("python3"), "python3 is missing; junitparser needs it")
         let check = try await ProcessRun.run(python, ["-c", "import junitparser"])
-        try #require(check.status == 0, "junitparser is missing: scripts/test installs it (pip install junitparser)\n\(check.standardError)")
+        try #require(
+            check.status == 0,
+            "junitparser is missing: scripts/test installs it (pip install junitparser)\n\(check.standardError)"
+        )
         let read = try await ProcessRun.run(python, ["-c", readerScript, report.path])
         try #require(read.status == 0, "junitparser could not read \(report.path):\n\(read.standardError)")
         return try JSONDecoder().decode([Suite].self, from: Data(read.standardOutput.utf8))
@@ -60,10 +63,16 @@ enum ReportConsumers {
 
     /// Renders the report to HTML with junit2html; returns the page.
     static func junit2html(_ report: URL) async throws -> String {
-        let tool = try #require(ProcessRun.which("junit2html"), "junit2html is missing: scripts/test installs it (pip install junit2html)")
+        let tool = try #require(
+            ProcessRun.which("junit2html"),
+            "junit2html is missing: scripts/test installs it (pip install junit2html)"
+        )
         let page = report.deletingPathExtension().appendingPathExtension("html")
         let rendered = try await ProcessRun.run(tool, [report.path, page.path])
-        try #require(rendered.status == 0, "junit2html failed on \(report.path):\n\(rendered.standardOutput)\(rendered.standardError)")
+        try #require(
+            rendered.status == 0,
+            "junit2html failed on \(report.path):\n\(rendered.standardOutput)\(rendered.standardError)"
+        )
         return try String(contentsOf: page, encoding: .utf8)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OAuthConformance
 
 /// The report options of `conformance run` and the `conformance report` command, as CI calls them.
@@ -9,7 +10,9 @@ struct ReportsCommandLineTests {
         try await ProcessRun.run(PackageFiles.conformanceExecutable, arguments)
     }
 
-    @Test("run --json --markdown: the JSON result and the summary beside the JUnit report, a table by area on the console")
+    @Test(
+        "run --json --markdown: the JSON result and the summary beside the JUnit report, a table by area on the console"
+    )
     func runWritesEveryReport() async throws {
         let directory = try PackageFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -21,19 +24,31 @@ struct ReportsCommandLineTests {
         let result = try JSONReport.read(file: files[1])
         let suite = try Fixtures.builtInScenarios()
         #expect(result.scenarios.map(\.id) == suite.map(\.id) && result.conforms && result.shard == nil)
-        #expect(run.standardOutput.contains(ConsoleReport().table(for: result).joined(separator: "\n") + "\n"), "the table by area, before the totals")
+        #expect(
+            run.standardOutput.contains(ConsoleReport().table(for: result).joined(separator: "\n") + "\n"),
+            "the table by area, before the totals"
+        )
         let total = suite.count
-        #expect(try String(contentsOfFile: files[2], encoding: .utf8).contains("✅ \(total) scenarios: \(total) passed, 0 failed, 0 skipped, 0 errors"))
+        #expect(
+            try String(contentsOfFile: files[2], encoding: .utf8).contains(
+                "✅ \(total) scenarios: \(total) passed, 0 failed, 0 skipped, 0 errors"
+            )
+        )
     }
 
-    @Test("--shard i/n: the shards run disjoint parts of the suite; report merges them into one JUnit report and result")
+    @Test(
+        "--shard i/n: the shards run disjoint parts of the suite; report merges them into one JUnit report and result"
+    )
     func shardsMerge() async throws {
         let directory = try PackageFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var shardFiles: [String] = []
         for index in 1...2 {
             let json = directory.appendingPathComponent("shard-\(index).json").path
-            let run = try await conformance(["run", "--shard", "\(index)/2", "--json", json, "--junit", directory.appendingPathComponent("shard-\(index).xml").path])
+            let run = try await conformance([
+                "run", "--shard", "\(index)/2", "--json", json, "--junit",
+                directory.appendingPathComponent("shard-\(index).xml").path,
+            ])
             #expect(run.status == 0, "\(run.standardError)")
             shardFiles.append(json)
         }
@@ -41,16 +56,32 @@ struct ReportsCommandLineTests {
         #expect(shards.map(\.shard) == ["1/2", "2/2"])
         let ids = shards.flatMap { $0.scenarios.map(\.id) }
         let suite = try Fixtures.builtInScenarios().map(\.id)
-        #expect(ids.count == suite.count && Set(ids) == Set(suite), "the shards together are the suite, nothing twice: \(ids)")
+        #expect(
+            ids.count == suite.count && Set(ids) == Set(suite),
+            "the shards together are the suite, nothing twice: \(ids)"
+        )
 
         let merged = directory.appendingPathComponent("merged.xml")
         let mergedJSON = directory.appendingPathComponent("merged.json").path
-        let report = try await conformance(["report", "--junit", merged.path, "--json", mergedJSON, "--html", directory.appendingPathComponent("m.html").path] + shardFiles)
+        let report = try await conformance(
+            [
+                "report", "--junit", merged.path, "--json", mergedJSON, "--html",
+                directory.appendingPathComponent("m.html").path,
+            ] + shardFiles
+        )
         #expect(report.status == 0, "\(report.standardError)")
-        #expect(report.standardOutput.contains("reference 0.1.0: \(ids.count) scenarios, \(ids.count) passed, 0 failed, 0 skipped, 0 errors"))
+        #expect(
+            report.standardOutput.contains(
+                "reference 0.1.0: \(ids.count) scenarios, \(ids.count) passed, 0 failed, 0 skipped, 0 errors"
+            )
+        )
         let validation = try await JUnitReportTests.validate(file: merged)
         #expect(validation.status == 0, "\(validation.standardError)")
-        #expect(try String(contentsOf: merged, encoding: .utf8).contains("<testsuites name=\"OAuthConformance\" tests=\"\(ids.count)\" failures=\"0\" errors=\"0\""))
+        #expect(
+            try String(contentsOf: merged, encoding: .utf8).contains(
+                "<testsuites name=\"OAuthConformance\" tests=\"\(ids.count)\" failures=\"0\" errors=\"0\""
+            )
+        )
         #expect(try JSONReport.read(file: mergedJSON).scenarios.map(\.id) == ids.sorted())
     }
 
@@ -60,18 +91,36 @@ struct ReportsCommandLineTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let reference = directory.appendingPathComponent("reference.json").path
         let defective = directory.appendingPathComponent("defective.json").path
-        _ = try await conformance(["run", "--json", reference, "--junit", directory.appendingPathComponent("1.xml").path])
-        _ = try await conformance(["run", "--defect", "stale-token-replay", "--json", defective, "--junit", directory.appendingPathComponent("2.xml").path])
+        _ = try await conformance([
+            "run", "--json", reference, "--junit", directory.appendingPathComponent("1.xml").path,
+        ])
+        _ = try await conformance([
+            "run", "--defect", "stale-token-replay", "--json", defective, "--junit",
+            directory.appendingPathComponent("2.xml").path,
+        ])
         let page = directory.appendingPathComponent("matrix.html")
-        let report = try await conformance(["report", "--html", page.path, "--markdown", directory.appendingPathComponent("s.md").path, reference, defective])
+        let report = try await conformance([
+            "report", "--html", page.path, "--markdown", directory.appendingPathComponent("s.md").path, reference,
+            defective,
+        ])
         #expect(report.status == 0, "\(report.standardError)")
         let html = try String(contentsOf: page, encoding: .utf8)
-        #expect(html.contains("<th class=\"client\">reference 0.1.0</th><th class=\"client\">reference+stale-token-replay 0.1.0</th>"))
+        #expect(
+            html.contains(
+                "<th class=\"client\">reference 0.1.0</th><th class=\"client\">reference+stale-token-replay 0.1.0</th>"
+            )
+        )
         let caught = try JSONReport.read(file: defective).scenarios.filter { $0.verdict == .failed }.map(\.id)
         #expect(caught.contains("retry/401-on-valid-token-refreshes-once-and-replays"))
-        #expect(html.components(separatedBy: "<button class=\"cell failed\"").count - 1 == caught.count, "one failed cell per scenario the defect fails")
+        #expect(
+            html.components(separatedBy: "<button class=\"cell failed\"").count - 1 == caught.count,
+            "one failed cell per scenario the defect fails"
+        )
         let suite = try Fixtures.builtInScenarios()
-        #expect(html.components(separatedBy: "<button class=\"cell ").count - 1 == 2 * suite.count, "a cell per client and scenario")
+        #expect(
+            html.components(separatedBy: "<button class=\"cell ").count - 1 == 2 * suite.count,
+            "a cell per client and scenario"
+        )
     }
 
     @Test("report refuses results it cannot use: exit 2 and the reason")
@@ -90,10 +139,19 @@ struct ReportsCommandLineTests {
         try #"{"format": 9}"#.write(toFile: future, atomically: true, encoding: .utf8)
         let html = ["--html", directory.appendingPathComponent("m.html").path]
         for (arguments, message) in [
-            ([one, directory.appendingPathComponent("missing.json").path], "missing.json: error: cannot read the file"),
+            (
+                [one, directory.appendingPathComponent("missing.json").path],
+                "missing.json: error: cannot read the file"
+            ),
             ([future], "future.json: error: result format 9 is not supported"),
-            ([one, again], "again.json: error: scenario refresh/a for reference 1.0 is also in \(one); shards must not overlap"),
-            (["--junit", directory.appendingPathComponent("j.xml").path, one, other], "--junit and --json take the results of one client; these are 2"),
+            (
+                [one, again],
+                "again.json: error: scenario refresh/a for reference 1.0 is also in \(one); shards must not overlap"
+            ),
+            (
+                ["--junit", directory.appendingPathComponent("j.xml").path, one, other],
+                "--junit and --json take the results of one client; these are 2"
+            ),
             ([], "Missing expected argument"),
         ] {
             let report = try await conformance(["report"] + html + arguments)
@@ -109,9 +167,14 @@ struct ReportsCommandLineTests {
         let blocker = directory.appendingPathComponent("a-file")
         try "".write(to: blocker, atomically: true, encoding: .utf8)
         let json = directory.appendingPathComponent("result.json").path
-        let run = try await conformance(["run", "--junit", blocker.appendingPathComponent("junit.xml").path, "--json", json])
+        let run = try await conformance([
+            "run", "--junit", blocker.appendingPathComponent("junit.xml").path, "--json", json,
+        ])
         #expect(run.status == 2)
-        #expect(run.standardError.contains("conformance: JUnit report not written to \(blocker.path)/junit.xml: "), "\(run.standardError)")
+        #expect(
+            run.standardError.contains("conformance: JUnit report not written to \(blocker.path)/junit.xml: "),
+            "\(run.standardError)"
+        )
         #expect(try JSONReport.read(file: json).scenarios.count == Fixtures.builtInScenarios().count)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OAuthConformance
 
 @Suite("JUnit reports read by real consumers")
@@ -20,7 +21,10 @@ struct ReportsConsumerTests {
         let suites = try await ReportConsumers.junitparser(report)
         #expect(suites.map(\.name) == result.scenariosByArea.map(\.area))
         for (suite, (_, scenarios)) in zip(suites, result.scenariosByArea) {
-            let expected = (scenarios.count, scenarios.count { $0.verdict == .failed }, scenarios.count { $0.verdict == .error }, scenarios.count { $0.verdict == .skipped })
+            let expected = (
+                scenarios.count, scenarios.count { $0.verdict == .failed }, scenarios.count { $0.verdict == .error },
+                scenarios.count { $0.verdict == .skipped }
+            )
             #expect((suite.tests, suite.failures, suite.errors, suite.skipped) == expected, "\(suite.name)")
             // The attributes agree with the cases themselves.
             #expect(suite.cases.count == suite.tests)
@@ -34,7 +38,11 @@ struct ReportsConsumerTests {
         let names = suites.flatMap(\.cases).map(\.name)
         #expect(Set(names).count == names.count, "testcase names must be unique: \(names)")
         let failure = try #require(suites.flatMap(\.cases).first { $0.result == "Failure" })
-        #expect(failure.message?.hasPrefix("resource request no. 2 carries access_token#2 [SHOULD]: expected access_token#2") == true)
+        #expect(
+            failure.message?.hasPrefix(
+                "resource request no. 2 carries access_token#2 [SHOULD]: expected access_token#2"
+            ) == true
+        )
         #expect(failure.systemOut?.contains("#4 GET /resource Bearer at-1 → 200") == true)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OAuthConformance
 
 /// `conformance run` stopped by a signal, as CI stops a job that is cancelled or out of time.
@@ -17,24 +18,27 @@ struct ReportsInterruptTests {
             let id = "retry/interrupted-\(number < 10 ? "0" : "")\(number)"
             let waits = number == 1 ? "" : String(repeating: "  - wait: 10s\n", count: 6)
             try """
-                conformance: 1
-                id: \(id)
-                title: A request, then a minute of real time
-                area: retry
-                level: MUST
-                steps:
-                  - login: password
-                  - request: GET /resource
-                \(waits)expect:
-                  - every_step: succeeds
-                """.write(to: suite.appendingPathComponent("\(number).yaml"), atomically: true, encoding: .utf8)
+            conformance: 1
+            id: \(id)
+            title: A request, then a minute of real time
+            area: retry
+            level: MUST
+            steps:
+              - login: password
+              - request: GET /resource
+            \(waits)expect:
+              - every_step: succeeds
+            """.write(to: suite.appendingPathComponent("\(number).yaml"), atomically: true, encoding: .utf8)
         }
         return suite
     }
 
-    @Test("a signal mid-run: exit 128+n, the reports written and valid, every unfinished scenario an error", arguments: [
-        (SIGTERM, Int32(143), "SIGTERM"), (SIGINT, Int32(130), "SIGINT"),
-    ])
+    @Test(
+        "a signal mid-run: exit 128+n, the reports written and valid, every unfinished scenario an error",
+        arguments: [
+            (SIGTERM, Int32(143), "SIGTERM"), (SIGINT, Int32(130), "SIGINT"),
+        ]
+    )
     func signalWritesReports(_ signal: Int32, _ status: Int32, _ name: String) async throws {
         let directory = try PackageFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -58,13 +62,16 @@ struct ReportsInterruptTests {
         // Interrupt once the first scenario has finished, so the run is under way.
         let started = Date()
         while process.isRunning, Date().timeIntervalSince(started) < 60,
-              !String(decoding: try Data(contentsOf: output), as: UTF8.self).contains("PASS") {
+            !String(decoding: try Data(contentsOf: output), as: UTF8.self).contains("PASS")
+        {
             try await Task.sleep(for: .milliseconds(20))
         }
         try #require(process.isRunning, "the suite finished before it could be interrupted")
         kill(process.processIdentifier, signal)
         let signalled = Date()
-        while process.isRunning, Date().timeIntervalSince(signalled) < 30 { try await Task.sleep(for: .milliseconds(20)) }
+        while process.isRunning, Date().timeIntervalSince(signalled) < 30 {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         try #require(!process.isRunning, "conformance did not stop within 30 s of \(name)")
 
         let standardError = String(decoding: try Data(contentsOf: errors), as: UTF8.self)
@@ -79,10 +86,16 @@ struct ReportsInterruptTests {
         #expect(result.scenarios.count == Self.scenarioCount, "every scenario is listed, finished or not")
         let unfinished = result.scenarios.drop { $0.verdict == .passed }
         #expect(!unfinished.isEmpty && unfinished.count < Self.scenarioCount)
-        #expect(unfinished.allSatisfy { $0.verdict == .error && $0.reason?.hasPrefix("interrupted") == true }, "\(unfinished.map(\.reason))")
+        #expect(
+            unfinished.allSatisfy { $0.verdict == .error && $0.reason?.hasPrefix("interrupted") == true },
+            "\(unfinished.map(\.reason))"
+        )
 
         let suites = try await ReportConsumers.junitparser(report)
-        #expect(suites.flatMap(\.cases).count { $0.result == "Error" && $0.message?.hasPrefix("interrupted") == true } == unfinished.count)
+        #expect(
+            suites.flatMap(\.cases).count { $0.result == "Error" && $0.message?.hasPrefix("interrupted") == true }
+                == unfinished.count
+        )
         #expect(suites.first?.properties["interrupted"] == "true")
     }
 }

@@ -1,5 +1,6 @@
 import MockProvider
 import Testing
+
 @testable import OAuthConformance
 
 @Suite("Running scenarios")
@@ -25,14 +26,18 @@ struct RunnerTests {
 
     @Test("a step's stated outcome is checked: the right error passes")
     func statedOutcomePasses() async throws {
-        let scenario = try Fixtures.scenario(Self.invalidGrantOnLogin.replacingOccurrences(of: "EXPECTED_CODE", with: "invalid_grant"))
+        let scenario = try Fixtures.scenario(
+            Self.invalidGrantOnLogin.replacingOccurrences(of: "EXPECTED_CODE", with: "invalid_grant")
+        )
         let result = await ScenarioRunner().run(scenario, with: ReferenceClientFactory())
         #expect(result.verdict == .passed, "\(result.failedChecks.map(\.summary))")
     }
 
     @Test("a step's stated outcome is checked: another error code fails, saying which step")
     func statedOutcomeFails() async throws {
-        let scenario = try Fixtures.scenario(Self.invalidGrantOnLogin.replacingOccurrences(of: "EXPECTED_CODE", with: "invalid_client"))
+        let scenario = try Fixtures.scenario(
+            Self.invalidGrantOnLogin.replacingOccurrences(of: "EXPECTED_CODE", with: "invalid_client")
+        )
         let result = await ScenarioRunner().run(scenario, with: ReferenceClientFactory())
         #expect(result.verdict == .failed)
         let check = try #require(result.failedChecks.first)
@@ -44,7 +49,10 @@ struct RunnerTests {
     @Test("a client that lacks a required capability is skipped with the reason")
     func missingCapabilitySkips() async throws {
         let scenario = try Fixtures.builtInScenario("retry/401-on-valid-token-refreshes-once-and-replays")
-        let result = await ScenarioRunner().run(scenario, with: ReducedProfileFactory(capabilities: [.proactiveRefresh]))
+        let result = await ScenarioRunner().run(
+            scenario,
+            with: ReducedProfileFactory(capabilities: [.proactiveRefresh])
+        )
         #expect(result.verdict == .skipped(reason: "the client does not declare refresh_on_401"))
     }
 
@@ -62,7 +70,8 @@ struct RunnerTests {
 
     @Test("advance_to an instant already past is an error that says when")
     func advanceToThePast() async throws {
-        let scenario = try Fixtures.scenario("""
+        let scenario = try Fixtures.scenario(
+            """
             conformance: 1
             id: refresh/past
             title: t
@@ -74,8 +83,14 @@ struct RunnerTests {
               - advance_to: expiry(access_token#1)
             expect:
               - every_step: succeeds
-            """)
+            """
+        )
         let result = await ScenarioRunner().run(scenario, with: ReferenceClientFactory())
-        #expect(result.verdict == .error("step 3 (advance to expiry(access_token#1)): expiry(access_token#1) is t=+1h, already past (now t=+2h)"))
+        #expect(
+            result.verdict
+                == .error(
+                    "step 3 (advance to expiry(access_token#1)): expiry(access_token#1) is t=+1h, already past (now t=+2h)"
+                )
+        )
     }
 }

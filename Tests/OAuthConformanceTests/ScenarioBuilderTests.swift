@@ -1,5 +1,6 @@
 import MockProvider
 import Testing
+
 @testable import OAuthConformance
 
 /// Scenarios built in Swift, for users who test from Swift Testing or XCTest, are the same
@@ -26,8 +27,10 @@ struct ScenarioBuilderTests {
                 expired token.
 
                 """,
-            area: .refresh, level: .policy,
-            spec: ["RFC 6749 §1.5", "catalogue PR-01, PR-02"], tags: ["proactive", "refresh-window"],
+            area: .refresh,
+            level: .policy,
+            spec: ["RFC 6749 §1.5", "catalogue PR-01, PR-02"],
+            tags: ["proactive", "refresh-window"],
             requires: [.proactiveRefresh],
             provider: ProviderSettings(tokens: TokenPolicy(accessLifetime: .seconds(3600))),
             steps: [
@@ -43,7 +46,11 @@ struct ScenarioBuilderTests {
             expectations: [
                 .everyStepSucceeds,
                 .count(.token(grant: .refreshToken), .exactly(1)),
-                .firstArrives(.token(grant: .refreshToken), from: .expiry(.accessToken(1)) - .clientRefreshWindow, before: .expiry(.accessToken(1))),
+                .firstArrives(
+                    .token(grant: .refreshToken),
+                    from: .expiry(.accessToken(1)) - .clientRefreshWindow,
+                    before: .expiry(.accessToken(1))
+                ),
                 .never(.resource(), carrying: .expiredAccessToken),
             ]
         )
@@ -56,7 +63,8 @@ struct ScenarioBuilderTests {
     func matrixTwin() throws {
         let inSwift = Scenario(
             id: "errors/token-error-surfaced/invalid_scope",
-            title: "A token endpoint error is surfaced with its RFC 6749 §5.2 code, not retried, and leaves no token behind",
+            title:
+                "A token endpoint error is surfaced with its RFC 6749 §5.2 code, not retried, and leaves no token behind",
             summary: """
                 The provider refuses the password grant with one of the six RFC 6749 §5.2 error codes (one \
                 result per code). A conforming client reports the error with its code, does not send the \
@@ -64,12 +72,17 @@ struct ScenarioBuilderTests {
                 reaching the resource.
 
                 """,
-            area: .errors, level: .must, spec: ["RFC 6749 §5.2", "catalogue TE-01"], tags: ["token-endpoint", "error-codes"],
+            area: .errors,
+            level: .must,
+            spec: ["RFC 6749 §5.2", "catalogue TE-01"],
+            tags: ["token-endpoint", "error-codes"],
             provider: ProviderSettings(rules: [
                 ProviderRule(
                     match: RequestMatcher(endpoint: .token, grant: .password),
-                    action: .oauthError(ScriptedOAuthError(code: "invalid_scope", description: "scripted invalid_scope"))
-                ),
+                    action: .oauthError(
+                        ScriptedOAuthError(code: "invalid_scope", description: "scripted invalid_scope")
+                    )
+                )
             ]),
             steps: [
                 .login(.password).outcome(.fails(category: nil, oauthError: "invalid_scope")),
@@ -88,9 +101,18 @@ struct ScenarioBuilderTests {
     @Test("a scenario built in Swift runs like any other")
     func swiftScenarioRuns() async {
         let scenario = Scenario(
-            id: "concurrency/in-swift", title: "Five concurrent calls after expiry share one refresh", area: .concurrency, level: .should,
-            steps: [.login(.password), .advance(to: .expiry(.accessToken(1)) + .seconds(1)), .concurrently(5, .request(method: "GET", path: "/resource"))],
-            expectations: [.everyStepSucceeds, .count(.token(grant: .refreshToken), .exactly(1)), .order([.token(grant: .refreshToken), .resource()])]
+            id: "concurrency/in-swift",
+            title: "Five concurrent calls after expiry share one refresh",
+            area: .concurrency,
+            level: .should,
+            steps: [
+                .login(.password), .advance(to: .expiry(.accessToken(1)) + .seconds(1)),
+                .concurrently(5, .request(method: "GET", path: "/resource")),
+            ],
+            expectations: [
+                .everyStepSucceeds, .count(.token(grant: .refreshToken), .exactly(1)),
+                .order([.token(grant: .refreshToken), .resource()]),
+            ]
         )
         let result = await ScenarioRunner().run(scenario, with: ReferenceClientFactory())
         #expect(result.verdict == .passed, "\(result.failedChecks.map(\.summary))")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OAuthConformance
 
 /// Bad input never crashes or hangs the loader: thousands of mutated scenario files, from a
@@ -41,16 +42,25 @@ struct ScenarioFuzzTests {
         },
         Mutation(name: "key/value swap") { bytes, random in
             var lines = lines(bytes)
-            guard let index = lines.indices.filter({ lines[$0].contains(": ") }).randomElement(using: &random) else { return bytes }
+            guard let index = lines.indices.filter({ lines[$0].contains(": ") }).randomElement(using: &random) else {
+                return bytes
+            }
             let indent = lines[index].prefix { $0 == " " || $0 == "-" }
             let parts = lines[index].dropFirst(indent.count).split(separator: ":", maxSplits: 1)
-            if parts.count == 2 { lines[index] = "\(indent)\(parts[1].trimmingCharacters(in: .whitespaces)): \(parts[0])" }
+            if parts.count == 2 {
+                lines[index] = "\(indent)\(parts[1].trimmingCharacters(in: .whitespaces)): \(parts[0])"
+            }
             return Array(lines.joined(separator: "\n").utf8)
         },
         Mutation(name: "huge numbers") { bytes, random in
-            let huge = ["99999999999999999999999999999", "-9223372036854775809", "1e400", "9223372036854775807s", "0x7fffffffffffffffff", ".nan"]
+            let huge = [
+                "99999999999999999999999999999", "-9223372036854775809", "1e400", "9223372036854775807s",
+                "0x7fffffffffffffffff", ".nan",
+            ]
             var text = String(decoding: bytes, as: UTF8.self)
-            guard let position = text.indices.filter({ text[$0].isNumber }).randomElement(using: &random) else { return bytes }
+            guard let position = text.indices.filter({ text[$0].isNumber }).randomElement(using: &random) else {
+                return bytes
+            }
             text.replaceSubrange(position...position, with: huge.randomElement(using: &random)!)
             return Array(text.utf8)
         },
@@ -74,14 +84,19 @@ struct ScenarioFuzzTests {
             var bytes = bytes
             let junk: [[UInt8]] = [[0xFF], [0xC3], [0xE2, 0x82], [0xF0, 0x9F, 0x98], [0xED, 0xA0, 0x80], [0x00]]
             for _ in 0..<Int.random(in: 1...4, using: &random) {
-                bytes.insert(contentsOf: junk.randomElement(using: &random)!, at: Int.random(in: 0...bytes.count, using: &random))
+                bytes.insert(
+                    contentsOf: junk.randomElement(using: &random)!,
+                    at: Int.random(in: 0...bytes.count, using: &random)
+                )
             }
             return bytes
         },
         Mutation(name: "YAML features") { bytes, random in
             let features = [
-                "---\n", "...\n", "%YAML 1.1\n", "!!binary aGVsbG8=\n", "? [a, b]\n: c\n", "x: &a [*a]\n", "x: *missing\n",
-                "x: !!python/object:os.system ls\n", "\t- tab\n", "x: \"\\u00\"\n", "matrix: { code: [a, b] }\n", "id: \"{nope}\"\n",
+                "---\n", "...\n", "%YAML 1.1\n", "!!binary aGVsbG8=\n", "? [a, b]\n: c\n", "x: &a [*a]\n",
+                "x: *missing\n",
+                "x: !!python/object:os.system ls\n", "\t- tab\n", "x: \"\\u00\"\n", "matrix: { code: [a, b] }\n",
+                "id: \"{nope}\"\n",
             ]
             var lines = lines(bytes)
             lines.insert(features.randomElement(using: &random)!, at: Int.random(in: 0...lines.count, using: &random))
@@ -90,14 +105,19 @@ struct ScenarioFuzzTests {
     ]
 
     /// "Billion laughs": each level refers to the previous one ten times.
-    static let aliasBomb = (["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"] + (1...9).map { level in
-        "a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ") + "]"
-    }).joined(separator: "\n") + "\nconformance: 1\nid: x\ntitle: t\narea: retry\nlevel: MUST\nsteps: *a9\nexpect: *a9\n"
+    static let aliasBomb =
+        (["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+        + (1...9).map { level in
+            "a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ") + "]"
+        }).joined(separator: "\n")
+        + "\nconformance: 1\nid: x\ntitle: t\narea: retry\nlevel: MUST\nsteps: *a9\nexpect: *a9\n"
 
     /// Inputs that have broken YAML loaders before, tried every run.
     static let classics: [String] = [
-        "", "\u{0}", "[", "{", "- - - -", ":", "? ", "&a", "*a", "!<tag:x> 1", String(repeating: "[", count: 100_000), aliasBomb,
-        "matrix: { " + (0..<20).map { "p\($0): [a, b]" }.joined(separator: ", ") + " }\nid: \"" + (0..<20).map { "{p\($0)}" }.joined() + "\"\n",
+        "", "\u{0}", "[", "{", "- - - -", ":", "? ", "&a", "*a", "!<tag:x> 1", String(repeating: "[", count: 100_000),
+        aliasBomb,
+        "matrix: { " + (0..<20).map { "p\($0): [a, b]" }.joined(separator: ", ") + " }\nid: \""
+            + (0..<20).map { "{p\($0)}" }.joined() + "\"\n",
     ]
 
     /// Real time one input may take. Generous for a loaded CI machine; a hang is far beyond it.
@@ -106,12 +126,19 @@ struct ScenarioFuzzTests {
     static func decodeWithinLimit(_ bytes: [UInt8]) async -> (diagnostics: Int, scenarios: Int)? {
         await withDeadline(perInputLimit) {
             let collector = DiagnosticCollector()
-            let scenarios = ScenarioLoader.decode(String(decoding: bytes, as: UTF8.self), file: "fuzz.yaml", diagnostics: collector)
+            let scenarios = ScenarioLoader.decode(
+                String(decoding: bytes, as: UTF8.self),
+                file: "fuzz.yaml",
+                diagnostics: collector
+            )
             return (collector.diagnostics.count, scenarios.count)
         }
     }
 
-    @Test("thousands of mutated built-in scenarios each end in diagnostics or scenarios, in bounded time", .timeLimit(.minutes(2)))
+    @Test(
+        "thousands of mutated built-in scenarios each end in diagnostics or scenarios, in bounded time",
+        .timeLimit(.minutes(2))
+    )
     func mutatedFiles() async throws {
         let seeds = try PackageFiles.builtInScenarioFiles.map { Array(try Data(contentsOf: $0)) }
         try #require(!seeds.isEmpty)
@@ -126,18 +153,25 @@ struct ScenarioFuzzTests {
         }
         for (index, input) in inputs.enumerated() {
             guard let outcome = await Self.decodeWithinLimit(input.bytes) else {
-                Issue.record("input \(index) (\(input.name)) did not finish within \(Self.perInputLimit): \(String(decoding: input.bytes.prefix(200), as: UTF8.self))")
+                Issue.record(
+                    "input \(index) (\(input.name)) did not finish within \(Self.perInputLimit): \(String(decoding: input.bytes.prefix(200), as: UTF8.self))"
+                )
                 return
             }
             // Parsing is CPU-bound; let the tests running beside this one have a turn.
             await Task.yield()
-            #expect(outcome.diagnostics > 0 || outcome.scenarios > 0, "input \(index) (\(input.name)) ended in neither diagnostics nor scenarios")
+            #expect(
+                outcome.diagnostics > 0 || outcome.scenarios > 0,
+                "input \(index) (\(input.name)) ended in neither diagnostics nor scenarios"
+            )
         }
     }
 
     @Test("deep nesting is refused with a diagnostic that says so")
     func deepNesting() async throws {
-        let deep = "conformance: 1\nsteps: " + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000) + "\n"
+        let deep =
+            "conformance: 1\nsteps: " + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+            + "\n"
         let outcome = await withDeadline(Self.perInputLimit) { Fixtures.diagnostics(deep) }
         let diagnostics = try #require(outcome, "deep nesting did not finish")
         #expect(diagnostics.count == 1)
@@ -148,7 +182,11 @@ struct ScenarioFuzzTests {
     func aliasBomb() async throws {
         let outcome = await withDeadline(Self.perInputLimit) { Fixtures.diagnostics(Self.aliasBomb) }
         let diagnostics = try #require(outcome, "the alias bomb did not finish")
-        #expect(diagnostics.map(\.message) == ["the scenario holds more than 50000 YAML values (aliases expanded); write it out plainly"])
+        #expect(
+            diagnostics.map(\.message) == [
+                "the scenario holds more than 50000 YAML values (aliases expanded); write it out plainly"
+            ]
+        )
     }
 
     @Test("invalid UTF-8 in a file on disk is read with replacement characters and reported, not a crash")

@@ -1,6 +1,7 @@
 import Foundation
 import MockProvider
 import Testing
+
 @testable import OAuthConformance
 
 /// The JSON Schema editors use (Schemas/scenario-1.schema.json) must say what the Swift decoder
@@ -25,7 +26,10 @@ struct ScenarioSchemaTests {
     static func validate(_ files: [String]) async throws -> [String: String] {
         let python = try #require(ProcessRun.which("python3"), "python3 is needed to check the JSON Schema")
         let probe = try await ProcessRun.run(python, ["-c", "import jsonschema, yaml"])
-        try #require(probe.status == 0, "Python's jsonschema and PyYAML are missing: scripts/test installs them (pip install jsonschema pyyaml)")
+        try #require(
+            probe.status == 0,
+            "Python's jsonschema and PyYAML are missing: scripts/test installs them (pip install jsonschema pyyaml)"
+        )
         let run = try await ProcessRun.run(python, ["-c", validator, schemaFile.path] + files)
         try #require(run.status == 0, "the validator failed: \(run.standardError)")
         var verdicts: [String: String] = [:]
@@ -71,7 +75,11 @@ struct ScenarioSchemaTests {
             "steps: [{ login: password }]", "expect: [{ every_step: succeeds }]",
         ]
         let key = String(change.prefix { $0 != ":" })
-        if let index = lines.firstIndex(where: { $0.hasPrefix(key + ":") }) { lines[index] = change } else { lines.append(change) }
+        if let index = lines.firstIndex(where: { $0.hasPrefix(key + ":") }) {
+            lines[index] = change
+        } else {
+            lines.append(change)
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -95,7 +103,9 @@ struct ScenarioSchemaTests {
     }
 
     static func definition(_ name: String) throws -> [String: Any] {
-        let schema = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: schemaFile)) as? [String: Any])
+        let schema = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: schemaFile)) as? [String: Any]
+        )
         let definitions = try #require(schema["$defs"] as? [String: Any])
         return try #require(definitions[name] as? [String: Any], "no $defs/\(name)")
     }
@@ -135,7 +145,10 @@ struct ScenarioSchemaTests {
         #expect(try Self.keys("scenario") == Set(ScenarioDecoder.topLevelKeys))
         #expect(try Self.keys("step") == Set(StepDecoder.stepActions + ["outcome"]))
         #expect(try Self.keys("clientOperation") == Set(StepDecoder.clientOperations))
-        #expect(try Self.keys("expectation") == Set(ExpectationDecoder.expectationForms + ["carries", "parameters", "within", "level"]))
+        #expect(
+            try Self.keys("expectation")
+                == Set(ExpectationDecoder.expectationForms + ["carries", "parameters", "within", "level", "requires"])
+        )
         #expect(try Self.keys("filter") == Set(ExpectationDecoder.filterKeys))
         #expect(try Self.keys("provider") == Set(ProviderDecoder.keys))
         #expect(try Self.keys("provider", "tokens") == Set(ProviderDecoder.tokenKeys))

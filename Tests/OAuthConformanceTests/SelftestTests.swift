@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OAuthConformance
 
 /// `conformance selftest`, `--jobs` and `docs/checks.md`: the suite proving itself, running in
@@ -32,8 +33,13 @@ struct SelftestTests {
 
     @Test("a scenario the reference client fails makes the self-test fail, however many defects it catches")
     func referenceFailure() async throws {
-        let impossible = Self.loginOnly.replacingOccurrences(of: "[{ every_step: succeeds }]", with: "[{ count: { endpoint: token, exactly: 5 } }]")
-        let report = await Selftest(defects: [try Fixtures.defect("no-refresh-leeway")]).run([try Fixtures.scenario(impossible)])
+        let impossible = Self.loginOnly.replacingOccurrences(
+            of: "[{ every_step: succeeds }]",
+            with: "[{ count: { endpoint: token, exactly: 5 } }]"
+        )
+        let report = await Selftest(defects: [try Fixtures.defect("no-refresh-leeway")]).run([
+            try Fixtures.scenario(impossible)
+        ])
         #expect(report.reference.verdict == "FAILS")
         #expect(report.defects[0].verdict == "caught")
         #expect(report.mutationScore == 100)
@@ -45,7 +51,9 @@ struct SelftestTests {
     func parallelRunKeepsOrder() async throws {
         let scenarios = try Fixtures.builtInScenarios()
         var reported: [String] = []
-        let run = await SuiteRunner(jobs: 4).run(scenarios, with: ReferenceClientFactory()) { reported.append($0.scenario.id) }
+        let run = await SuiteRunner(jobs: 4).run(scenarios, with: ReferenceClientFactory()) {
+            reported.append($0.scenario.id)
+        }
         #expect(run.results.map(\.scenario.id) == scenarios.map(\.id))
         #expect(reported == scenarios.map(\.id))
         #expect(run.conforms, "\(run.results.filter { $0.verdict != .passed }.map(\.scenario.id))")
@@ -63,10 +71,16 @@ struct SelftestTests {
 
     @Test("docs/checks.md is exactly what `conformance list --format markdown` prints for the built-in suite")
     func checksPageIsGenerated() async throws {
-        let run = try await ProcessRun.run(PackageFiles.conformanceExecutable, ["list", PackageFiles.scenarios.path, "--format", "markdown"])
+        let run = try await ProcessRun.run(
+            PackageFiles.conformanceExecutable,
+            ["list", PackageFiles.scenarios.path, "--format", "markdown"]
+        )
         #expect(run.status == 0, "\(run.standardError)")
         let page = try String(contentsOf: PackageFiles.root.appendingPathComponent("docs/checks.md"), encoding: .utf8)
-        #expect(page == run.standardOutput, "docs/checks.md is stale: run `swift run conformance list --format markdown > docs/checks.md`")
+        #expect(
+            page == run.standardOutput,
+            "docs/checks.md is stale: run `swift run conformance list --format markdown > docs/checks.md`"
+        )
         #expect(run.standardOutput == ChecksTable.markdown(try Fixtures.builtInScenarios()))
     }
 
@@ -86,7 +100,10 @@ struct SelftestTests {
         let directory = try PackageFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try Self.loginOnly.write(to: directory.appendingPathComponent("login.yaml"), atomically: true, encoding: .utf8)
-        let run = try await ProcessRun.run(PackageFiles.conformanceExecutable, ["selftest", directory.path, "--jobs", "8"])
+        let run = try await ProcessRun.run(
+            PackageFiles.conformanceExecutable,
+            ["selftest", directory.path, "--jobs", "8"]
+        )
         #expect(run.status == 1, "\(run.standardError)")
         let lines = run.standardOutput.split(separator: "\n")
         #expect(lines.first?.hasPrefix("client ") == true)

@@ -1,8 +1,9 @@
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
 
 /// `conformance serve` as a team would use it: started, read, called, stopped.
 @Suite("conformance serve")
@@ -28,7 +29,10 @@ struct ServeCommandTests {
         var request = URLRequest(url: try #require(URL(string: tokenURL)))
         request.httpMethod = "POST"
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        request.setValue("Basic " + Data("conformance-client:conformance-secret".utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
+        request.setValue(
+            "Basic " + Data("conformance-client:conformance-secret".utf8).base64EncodedString(),
+            forHTTPHeaderField: "Authorization"
+        )
         request.httpBody = Data("grant_type=client_credentials".utf8)
         let (body, response) = try await URLSession.shared.data(for: request)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
@@ -37,7 +41,12 @@ struct ServeCommandTests {
         let logged = await reader.lines(until: { $0.contains("POST /token → 200") }, within: .seconds(10))
         let line = try #require(logged?.last, "the request was not logged")
         // StreamLogHandler's format: local time with its offset, level, label, source, message.
-        #expect(line.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4} info mock-provider: \[MockProvider\] POST \/token → 200/) != nil, "\(line)")
+        #expect(
+            line.wholeMatch(
+                of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4} info mock-provider: \[MockProvider\] POST \/token → 200/
+            ) != nil,
+            "\(line)"
+        )
 
         process.terminate()  // SIGTERM
         let deadline = ContinuousClock.now + .seconds(10)
@@ -65,7 +74,8 @@ struct ServeCommandTests {
         let stalledHead = try StalledRequest.answer(port: port, sending: "GET /resource HTTP/1.1\r\nHost: x\r\nAuth")
         #expect(stalledHead.hasPrefix("HTTP/1.1 408"), "\(stalledHead)")
         let stalledBody = try StalledRequest.answer(
-            port: port, sending: "POST /token HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\ngrant_type="
+            port: port,
+            sending: "POST /token HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\ngrant_type="
         )
         #expect(stalledBody.hasPrefix("HTTP/1.1 408"), "\(stalledBody)")
     }

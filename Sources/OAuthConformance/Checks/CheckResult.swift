@@ -14,7 +14,13 @@ public struct CheckResult: Codable, Sendable, Equatable {
     public var evidence: [Int]
 
     public init(
-        kind: String, statement: String, passed: Bool, level: Level? = nil, expected: String, observed: String, evidence: [Int] = []
+        kind: String,
+        statement: String,
+        passed: Bool,
+        level: Level? = nil,
+        expected: String,
+        observed: String,
+        evidence: [Int] = []
     ) {
         self.kind = kind
         self.statement = statement

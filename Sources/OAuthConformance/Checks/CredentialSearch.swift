@@ -54,12 +54,14 @@ enum CredentialSearch {
         let basic = request.headers.compactMap { header -> String? in
             let parts = header.value.split(separator: " ", maxSplits: 1)
             guard parts.count == 2, parts[0].lowercased() == "basic",
-                  let data = Data(base64Encoded: String(parts[1]).trimmingCharacters(in: .whitespaces))
+                let data = Data(base64Encoded: String(parts[1]).trimmingCharacters(in: .whitespaces))
             else { return nil }
             return String(data: data, encoding: .utf8)
         }
         if basic.contains(where: { decoded in
-            decoded.split(separator: ":", omittingEmptySubsequences: false).contains { FormField.decode("v=\($0)").first?.value == value }
+            decoded.split(separator: ":", omittingEmptySubsequences: false).contains {
+                FormField.decode("v=\($0)").first?.value == value
+            }
         }) {
             found.append(.basicCredentials)
         }

@@ -10,7 +10,9 @@ public struct ExpectationEvaluator: Sendable {
     public var userPassword: String
 
     public init(
-        transcript: Transcript, clientSecret: String = ProviderSettings().client.secret, userPassword: String = ProviderSettings().user.password
+        transcript: Transcript,
+        clientSecret: String = ProviderSettings().client.secret,
+        userPassword: String = ProviderSettings().user.password
     ) {
         self.transcript = transcript
         self.clientSecret = clientSecret
@@ -36,22 +38,34 @@ public struct ExpectationEvaluator: Sendable {
     public func check(_ expectation: Expectation) -> CheckResult {
         let statement = expectation.statement
         func result(_ passed: Bool, expected: String, observed: String, evidence: [Int] = []) -> CheckResult {
-            CheckResult(kind: expectation.kind, statement: statement, passed: passed, expected: expected, observed: observed, evidence: evidence)
+            CheckResult(
+                kind: expectation.kind,
+                statement: statement,
+                passed: passed,
+                expected: expected,
+                observed: observed,
+                evidence: evidence
+            )
         }
         switch expectation {
         case .everyStepSucceeds:
             let failed = clientReports.filter { !$0.outcome.succeeded }
-            let observed = failed.isEmpty
+            let observed =
+                failed.isEmpty
                 ? "every step succeeded"
                 : failed.map { "\($0.label) \(describe($0.outcome))" }.joined(separator: "; ")
             return result(
-                failed.isEmpty, expected: "success (2xx) for every login and request", observed: observed,
+                failed.isEmpty,
+                expected: "success (2xx) for every login and request",
+                observed: observed,
                 evidence: failed.flatMap { $0.record.journalSequences.map(Array.init) ?? [] }
             )
         case .count(let filter, let bound):
             let matches = entries(matching: filter)
             return result(
-                bound.admits(matches.count), expected: bound.description, observed: "\(matches.count)\(listing(matches))",
+                bound.admits(matches.count),
+                expected: bound.description,
+                observed: "\(matches.count)\(listing(matches))",
                 evidence: matches.map(\.sequence)
             )
         case .carries(let filter, let call, let carried):
@@ -61,13 +75,17 @@ public struct ExpectationEvaluator: Sendable {
         case .order(let filters):
             let firsts = filters.map { entries(matching: $0).first }
             let arrived = firsts.compactMap { $0 }
-            let inOrder = arrived.count == filters.count && zip(arrived, arrived.dropFirst()).allSatisfy { $0.sequence < $1.sequence }
+            let inOrder =
+                arrived.count == filters.count
+                && zip(arrived, arrived.dropFirst()).allSatisfy { $0.sequence < $1.sequence }
             let observed = zip(filters, firsts).map { filter, first in
                 "\(filter.described(plural: false)) " + (first.map { "first at \(describe($0))" } ?? "never")
             }
             return result(
-                inOrder, expected: filters.map { $0.described(plural: false) }.joined(separator: " → "),
-                observed: observed.joined(separator: "; "), evidence: arrived.map(\.sequence)
+                inOrder,
+                expected: filters.map { $0.described(plural: false) }.joined(separator: " → "),
+                observed: observed.joined(separator: "; "),
+                evidence: arrived.map(\.sequence)
             )
         case .parameters(let filter, let call, let requirements):
             return parameters(filter, call: call, requirements, result: result)
@@ -79,17 +97,24 @@ public struct ExpectationEvaluator: Sendable {
             }
             let failures = clientReports.count { !$0.outcome.succeeded }
             return result(
-                quoting.isEmpty, expected: "no credential in any error message",
-                observed: quoting.isEmpty ? "none in the \(failures) error\(failures == 1 ? "" : "s") reported" : quoting.joined(separator: "; ")
+                quoting.isEmpty,
+                expected: "no credential in any error message",
+                observed: quoting.isEmpty
+                    ? "none in the \(failures) error\(failures == 1 ? "" : "s") reported"
+                    : quoting.joined(separator: "; ")
             )
         case .never(let filter, let carrying):
             let offending = entries(matching: filter).compactMap { entry in
-                carrying.map { forbidden in sighting(of: forbidden, in: entry).map { (entry, " \($0)") } } ?? (entry, "")
+                carrying.map { forbidden in sighting(of: forbidden, in: entry).map { (entry, " \($0)") } } ?? (
+                    entry, ""
+                )
             }
             let observed = offending.prefix(8).map { "\(describe($0.0))\($0.1)" }.joined(separator: ", ")
             return result(
-                offending.isEmpty, expected: "none",
-                observed: offending.isEmpty ? "none" : "\(offending.count) (\(observed)\(offending.count > 8 ? ", …" : ""))",
+                offending.isEmpty,
+                expected: "none",
+                observed: offending.isEmpty
+                    ? "none" : "\(offending.count) (\(observed)\(offending.count > 8 ? ", …" : ""))",
                 evidence: offending.map(\.0.sequence)
             )
         }
@@ -98,16 +123,30 @@ public struct ExpectationEvaluator: Sendable {
     /// The check a scenario fails when the client never obtained a token one of its steps is
     /// written around (`advance_to: expiry(access_token#2)`): what the client did instead.
     public func obtained(_ token: TokenReference, before step: String) -> CheckResult {
-        let issued = transcript.issuedTokens.filter { $0.kind == token.kind }.map { "\($0.kind.rawValue)#\($0.ordinal)" }
+        let issued = transcript.issuedTokens.filter { $0.kind == token.kind }.map {
+            "\($0.kind.rawValue)#\($0.ordinal)"
+        }
         let tokenRequests = entries(matching: RequestFilter(endpoint: .token))
-        var observed = ["\(token) was never issued" + (issued.isEmpty ? "" : " (only \(issued.joined(separator: ", ")))")]
-        observed.append("token requests: \(tokenRequests.count)" + (tokenRequests.isEmpty ? "" : " (" + tokenRequests.prefix(8).map { entry in
-            "\(describe(entry)) \(entry.grant?.rawValue ?? "no grant") → \(entry.response.status)"
-        }.joined(separator: ", ") + (tokenRequests.count > 8 ? ", …" : "") + ")"))
+        var observed = [
+            "\(token) was never issued" + (issued.isEmpty ? "" : " (only \(issued.joined(separator: ", ")))")
+        ]
+        observed.append(
+            "token requests: \(tokenRequests.count)"
+                + (tokenRequests.isEmpty
+                    ? ""
+                    : " ("
+                        + tokenRequests.prefix(8).map { entry in
+                            "\(describe(entry)) \(entry.grant?.rawValue ?? "no grant") → \(entry.response.status)"
+                        }.joined(separator: ", ") + (tokenRequests.count > 8 ? ", …" : "") + ")")
+        )
         observed += clientReports.filter { !$0.outcome.succeeded }.map { "\($0.label) \(describe($0.outcome))" }
         return CheckResult(
-            kind: "precondition", statement: "the client obtains \(token), which \(step) is written around", passed: false,
-            expected: "\(token) issued by the provider", observed: observed.joined(separator: "; "), evidence: tokenRequests.map(\.sequence)
+            kind: "precondition",
+            statement: "the client obtains \(token), which \(step) is written around",
+            passed: false,
+            expected: "\(token) issued by the provider",
+            observed: observed.joined(separator: "; "),
+            evidence: tokenRequests.map(\.sequence)
         )
     }
 
@@ -126,7 +165,8 @@ public struct ExpectationEvaluator: Sendable {
             let outcomes = record.result.clientOutcomes
             let concurrent = if case .clients = record.result { true } else { false }
             return outcomes.enumerated().map { index, outcome in
-                let label = "step \(record.number) (\(record.step.action.text))" + (concurrent ? " no. \(index + 1)" : "")
+                let label =
+                    "step \(record.number) (\(record.step.action.text))" + (concurrent ? " no. \(index + 1)" : "")
                 return ClientReport(record: record, outcome: outcome, label: label)
             }
         }
@@ -139,15 +179,18 @@ public struct ExpectationEvaluator: Sendable {
             let judged = outcomes.map { judge($0, against: expected) }
             let each = outcomes.count > 1 ? " for each of the \(outcomes.count)" : ""
             return CheckResult(
-                kind: "outcome", statement: "step \(record.number) (\(record.step.action.text)) outcome",
-                passed: judged.allSatisfy(\.passed), expected: judged[0].expected + each,
+                kind: "outcome",
+                statement: "step \(record.number) (\(record.step.action.text)) outcome",
+                passed: judged.allSatisfy(\.passed),
+                expected: judged[0].expected + each,
                 observed: Tally.text(outcomes.map(describe)),
                 evidence: record.journalSequences.map(Array.init) ?? []
             )
         }
     }
 
-    private func judge(_ outcome: ClientOutcome, against expected: ExpectedOutcome) -> (passed: Bool, expected: String) {
+    private func judge(_ outcome: ClientOutcome, against expected: ExpectedOutcome) -> (passed: Bool, expected: String)
+    {
         switch expected {
         case .succeeds:
             return (outcome.succeeded, expected.description)
@@ -176,47 +219,81 @@ public struct ExpectationEvaluator: Sendable {
     }
 
     /// Builds a check result for the expectation being judged.
-    private typealias Judgement = (_ passed: Bool, _ expected: String, _ observed: String, _ evidence: [Int]) -> CheckResult
+    private typealias Judgement = (_ passed: Bool, _ expected: String, _ observed: String, _ evidence: [Int]) ->
+        CheckResult
 
-    private func carries(_ filter: RequestFilter, call: Int, _ reference: TokenReference, result: Judgement) -> CheckResult {
+    private func carries(
+        _ filter: RequestFilter,
+        call: Int,
+        _ reference: TokenReference,
+        result: Judgement
+    ) -> CheckResult {
         let matches = entries(matching: filter)
         guard let expectedToken = reference.resolve(in: transcript.issuedTokens) else {
             return result(false, reference.description, "\(reference) was never issued", [])
         }
         let expected = "\(reference) (\(expectedToken.value))"
         guard matches.count >= call else {
-            return result(false, expected, "only \(matches.count) such requests\(listing(matches))", matches.map(\.sequence))
+            return result(
+                false,
+                expected,
+                "only \(matches.count) such requests\(listing(matches))",
+                matches.map(\.sequence)
+            )
         }
         let entry = matches[call - 1]
         let presented = reference.kind == .access ? entry.request.bearerToken : entry.request.formField("refresh_token")
         return result(
-            presented == expectedToken.value, expected,
-            presented.map(name(ofToken:)).map { "\($0) at \(describe(entry))" } ?? "no \(reference.kind.rawValue) at \(describe(entry))",
+            presented == expectedToken.value,
+            expected,
+            presented.map(name(ofToken:)).map { "\($0) at \(describe(entry))" }
+                ?? "no \(reference.kind.rawValue) at \(describe(entry))",
             [entry.sequence]
         )
     }
 
-    private func parameters(_ filter: RequestFilter, call: Int, _ requirements: [ParameterRequirement], result: Judgement) -> CheckResult {
+    private func parameters(
+        _ filter: RequestFilter,
+        call: Int,
+        _ requirements: [ParameterRequirement],
+        result: Judgement
+    ) -> CheckResult {
         let matches = entries(matching: filter)
         let expected = requirements.map(\.description).joined(separator: ", ")
         guard matches.count >= call else {
-            return result(false, expected, "only \(matches.count) such requests\(listing(matches))", matches.map(\.sequence))
+            return result(
+                false,
+                expected,
+                "only \(matches.count) such requests\(listing(matches))",
+                matches.map(\.sequence)
+            )
         }
         let entry = matches[call - 1]
         let values = requirements.map { requirement in
-            entry.request.queryItems.first { $0.name == requirement.name }?.value ?? entry.request.formField(requirement.name)
+            entry.request.queryItems.first { $0.name == requirement.name }?.value
+                ?? entry.request.formField(requirement.name)
         }
         let observed = zip(requirements, values).map { requirement, value in
             "\(requirement.name) " + (value.map { "= \($0.isEmpty ? "(empty)" : $0)" } ?? "absent")
         }
         return result(
-            zip(requirements, values).allSatisfy { $0.admits($1) }, expected,
-            observed.joined(separator: ", ") + " at \(describe(entry))", [entry.sequence]
+            zip(requirements, values).allSatisfy { $0.admits($1) },
+            expected,
+            observed.joined(separator: ", ") + " at \(describe(entry))",
+            [entry.sequence]
         )
     }
 
-    private func firstArrives(_ filter: RequestFilter, from: TimeExpression, before: TimeExpression, result: Judgement) -> CheckResult {
-        let context = TimeContext(issuedTokens: transcript.issuedTokens, clientRefreshWindow: transcript.profile.refreshWindow)
+    private func firstArrives(
+        _ filter: RequestFilter,
+        from: TimeExpression,
+        before: TimeExpression,
+        result: Judgement
+    ) -> CheckResult {
+        let context = TimeContext(
+            issuedTokens: transcript.issuedTokens,
+            clientRefreshWindow: transcript.profile.refreshWindow
+        )
         let window: (Duration, Duration)
         switch (from.evaluate(in: context), before.evaluate(in: context)) {
         case (.success(let start), .success(let end)):
@@ -236,18 +313,24 @@ public struct ExpectationEvaluator: Sendable {
         switch forbidden {
         case .expiredAccessToken:
             guard let value = entry.request.bearerToken, let token = transcript.issuedToken(withValue: value),
-                  token.kind == .access, token.isExpired(at: entry.at)
+                token.kind == .access, token.isExpired(at: entry.at)
             else { return nil }
             return "(\(name(ofToken: value)), expired at t=\(TimelineText.instant(token.expiresAt ?? entry.at)))"
         case .refreshToken:
             let sightings = transcript.issuedTokens.filter { $0.kind == .refresh }.flatMap { token in
-                CredentialSearch.places(of: token.value, in: entry.request).map { "\(token.kind.rawValue)#\(token.ordinal) in \($0)" }
+                CredentialSearch.places(of: token.value, in: entry.request).map {
+                    "\(token.kind.rawValue)#\(token.ordinal) in \($0)"
+                }
             }
             return sightings.isEmpty ? nil : "(\(sightings.joined(separator: ", ")))"
         case .accessTokenInQuery:
             var sightings = transcript.issuedTokens.filter { $0.kind == .access }.flatMap { token in
                 CredentialSearch.places(of: token.value, in: entry.request).compactMap { place in
-                    if case .queryParameter = place { "\(token.kind.rawValue)#\(token.ordinal) in \(place)" } else { nil }
+                    if case .queryParameter = place {
+                        "\(token.kind.rawValue)#\(token.ordinal) in \(place)"
+                    } else {
+                        nil
+                    }
                 }
             }
             // RFC 6750 §2.3 names the parameter; a value the provider never issued still breaks the rule.
@@ -265,9 +348,13 @@ public struct ExpectationEvaluator: Sendable {
         case .credentials:
             var sightings = entry.request.header("Authorization").map { _ in ["an Authorization header"] } ?? []
             sightings += transcript.issuedTokens.flatMap { token in
-                CredentialSearch.places(of: token.value, in: entry.request).map { "\(token.kind.rawValue)#\(token.ordinal) in \($0)" }
+                CredentialSearch.places(of: token.value, in: entry.request).map {
+                    "\(token.kind.rawValue)#\(token.ordinal) in \($0)"
+                }
             }
-            let credentialFields = ["client_secret", "password", "code", "code_verifier", "refresh_token", "access_token"]
+            let credentialFields = [
+                "client_secret", "password", "code", "code_verifier", "refresh_token", "access_token",
+            ]
             sightings += (entry.request.formFields + entry.request.queryItems)
                 .filter { credentialFields.contains($0.name) && !$0.value.isEmpty }
                 .map { "parameter \($0.name)" }
@@ -277,7 +364,9 @@ public struct ExpectationEvaluator: Sendable {
 
     /// The credentials a text quotes: issued tokens as whole words, the secret and the password anywhere.
     private func credentials(quotedIn text: String) -> [String] {
-        var quoted = transcript.issuedTokens.filter { CredentialSearch.isWord($0.value, in: text) }.map { "\($0.kind.rawValue)#\($0.ordinal)" }
+        var quoted = transcript.issuedTokens.filter { CredentialSearch.isWord($0.value, in: text) }.map {
+            "\($0.kind.rawValue)#\($0.ordinal)"
+        }
         if !clientSecret.isEmpty, text.contains(clientSecret) { quoted.append("the client secret") }
         if !userPassword.isEmpty, text.contains(userPassword) { quoted.append("the user's password") }
         return quoted
@@ -287,7 +376,9 @@ public struct ExpectationEvaluator: Sendable {
 
     /// "at-2 (access_token#2)", or the raw value when the provider never issued it.
     private func name(ofToken value: String) -> String {
-        guard let token = transcript.issuedToken(withValue: value) else { return "\(value) (not issued by the provider)" }
+        guard let token = transcript.issuedToken(withValue: value) else {
+            return "\(value) (not issued by the provider)"
+        }
         return "\(value) (\(token.kind.rawValue)#\(token.ordinal))"
     }
 

@@ -131,9 +131,17 @@ public struct ClientEnvironment: Sendable {
     public var storageDirectory: URL
 
     public init(
-        tokenEndpointURL: String, authorizationEndpointURL: String, resourceBaseURL: String, issuer: String,
-        redirectURI: String, client: ClientCredentials, user: UserCredentials, clock: VirtualClock,
-        caCertificateFile: String? = nil, pinnedPublicKeySHA256: String? = nil, storageDirectory: URL
+        tokenEndpointURL: String,
+        authorizationEndpointURL: String,
+        resourceBaseURL: String,
+        issuer: String,
+        redirectURI: String,
+        client: ClientCredentials,
+        user: UserCredentials,
+        clock: VirtualClock,
+        caCertificateFile: String? = nil,
+        pinnedPublicKeySHA256: String? = nil,
+        storageDirectory: URL
     ) {
         self.tokenEndpointURL = tokenEndpointURL
         self.authorizationEndpointURL = authorizationEndpointURL
@@ -163,8 +171,12 @@ public struct ClientProfile: Sendable, Equatable {
     public var expectedFailures: [ExpectedFailure]
 
     public init(
-        name: String, version: String, capabilities: Set<Capability>, refreshWindow: Duration?,
-        missingExpiresIn: MissingExpiresInPolicy? = nil, expectedFailures: [ExpectedFailure] = []
+        name: String,
+        version: String,
+        capabilities: Set<Capability>,
+        refreshWindow: Duration?,
+        missingExpiresIn: MissingExpiresInPolicy? = nil,
+        expectedFailures: [ExpectedFailure] = []
     ) {
         self.name = name
         self.version = version

@@ -4,7 +4,8 @@ enum Suggestions {
         let limit = max(2, word.count / 3)
         let lowercased = word.lowercased()
         let length = lowercased.unicodeScalars.count
-        return candidates
+        return
+            candidates
             // Words whose lengths differ by more than the limit cannot be within it; skipping them
             // keeps a file of thousands of unknown keys quick.
             .map { (candidate: $0, lowercased: $0.lowercased()) }
@@ -21,7 +22,8 @@ enum Suggestions {
 
     /// Levenshtein distance over Unicode scalars.
     static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
+        let a = Array(a.unicodeScalars)
+        let b = Array(b.unicodeScalars)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         // Two rows, reused: the table is rebuilt for every candidate of every unknown word.

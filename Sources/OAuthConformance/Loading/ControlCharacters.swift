@@ -39,12 +39,13 @@ enum ControlCharacters {
     static func name(of scalar: Unicode.Scalar) -> String {
         let hex = String(scalar.value, radix: 16, uppercase: true)
         let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-        let abbreviation: String? = switch scalar.value {
-        case 0x00...0x20: c0Abbreviations[Int(scalar.value)]
-        case 0x7F: "DEL"
-        case 0x85: "NEL"
-        default: nil
-        }
+        let abbreviation: String? =
+            switch scalar.value {
+            case 0x00...0x20: c0Abbreviations[Int(scalar.value)]
+            case 0x7F: "DEL"
+            case 0x85: "NEL"
+            default: nil
+            }
         return abbreviation.map { "\(code) (\($0))" } ?? code
     }
 

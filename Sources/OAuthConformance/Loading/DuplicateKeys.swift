@@ -56,9 +56,11 @@ enum DuplicateKeys {
                     .map(\.at).sorted()
                 guard let first = occurrences.first else { continue }
                 for repeated in occurrences.dropFirst() {
-                    let firstPlace = first.line == repeated.line
+                    let firstPlace =
+                        first.line == repeated.line
                         ? "at column \(first.column) of this line" : "on line \(first.line)"
-                    let message = "the key '\(ControlCharacters.visible(name))' is given again in this mapping "
+                    let message =
+                        "the key '\(ControlCharacters.visible(name))' is given again in this mapping "
                         + "(first \(firstPlace)); keep one"
                     problems.append(YAMLSyntaxProblem(message: message, line: repeated.line, column: repeated.column))
                 }
@@ -75,7 +77,7 @@ extension SourceText {
     fileprivate mutating func replaceKey(_ key: String, at position: DuplicateKeys.Position, number: Int) -> Bool {
         let wanted = Array(key.unicodeScalars)
         guard lines.indices.contains(position.line - 1), !wanted.isEmpty,
-              let placeholder = Unicode.Scalar(0xE000 + UInt32(number))
+            let placeholder = Unicode.Scalar(0xE000 + UInt32(number))
         else { return false }
         var line = lines[position.line - 1]
         var start = position.column - 1

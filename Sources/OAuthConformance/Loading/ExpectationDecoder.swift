@@ -10,7 +10,8 @@ struct ExpectationDecoder {
     /// The expectations, with the level of each that states its own (`level: SHOULD` beside it)
     /// and the capabilities of each that is judged only for clients declaring them
     /// (`requires: [proactive_refresh]` beside it), by index.
-    func decode(_ node: Node) -> (expectations: [Expectation], levels: [Int: Level], requirements: [Int: [Capability]])? {
+    func decode(_ node: Node) -> (expectations: [Expectation], levels: [Int: Level], requirements: [Int: [Capability]])?
+    {
         guard let items = reader.sequence(node, "expect") else { return nil }
         if items.isEmpty { reader.error("expect is empty; a scenario that expects nothing cannot fail", at: node) }
         let expectations = items.map(expectation)
@@ -22,7 +23,7 @@ struct ExpectationDecoder {
             if let node = mapping["requires"] { requirements[index] = capabilities(node) }
         }
         guard !expectations.contains(where: { $0 == nil }), !levels.values.contains(where: { $0 == nil }),
-              !requirements.values.contains(where: { $0 == nil })
+            !requirements.values.contains(where: { $0 == nil })
         else { return nil }
         return (expectations.compactMap { $0 }, levels.compactMapValues { $0 }, requirements.compactMapValues { $0 })
     }
@@ -35,8 +36,13 @@ struct ExpectationDecoder {
     }
 
     private func expectation(_ node: Node) -> Expectation? {
-        guard let item = reader.mapping(node, "an expectation", allowedKeys: Self.expectationForms + ["carries", "parameters", "within", "level", "requires"]),
-              let form = item.exactlyOne(of: Self.expectationForms), let body = item[form]
+        guard
+            let item = reader.mapping(
+                node,
+                "an expectation",
+                allowedKeys: Self.expectationForms + ["carries", "parameters", "within", "level", "requires"]
+            ),
+            let form = item.exactlyOne(of: Self.expectationForms), let body = item[form]
         else { return nil }
         for key in ["carries", "parameters"] where form != "request" {
             if let entry = item.entries[key] { reader.error("'\(key)' goes with 'request'", at: entry.key) }
@@ -52,39 +58,54 @@ struct ExpectationDecoder {
             }
             return .everyStepSucceeds
         case "count":
-            guard let count = reader.mapping(body, "count", allowedKeys: Self.filterKeys + ["exactly", "at_most", "at_least"]),
-                  let boundKey = count.exactlyOne(of: ["exactly", "at_most", "at_least"]),
-                  let limit = count[boundKey].flatMap({ reader.int($0, boundKey, in: 0...1_000_000) })
+            guard
+                let count = reader.mapping(
+                    body,
+                    "count",
+                    allowedKeys: Self.filterKeys + ["exactly", "at_most", "at_least"]
+                ),
+                let boundKey = count.exactlyOne(of: ["exactly", "at_most", "at_least"]),
+                let limit = count[boundKey].flatMap({ reader.int($0, boundKey, in: 0...1_000_000) })
             else { return nil }
-            let bound: CountBound = switch boundKey {
-            case "exactly": .exactly(limit)
-            case "at_most": .atMost(limit)
-            default: .atLeast(limit)
-            }
+            let bound: CountBound =
+                switch boundKey {
+                case "exactly": .exactly(limit)
+                case "at_most": .atMost(limit)
+                default: .atLeast(limit)
+                }
             return requestFilter(count).map { .count($0, bound) }
         case "request":
             guard let request = reader.mapping(body, "request", allowedKeys: Self.filterKeys + ["call"]),
-                  let call = request.required("call", hint: " (which matching request, from 1)").flatMap({ reader.int($0, "call", in: 1...1_000_000) }),
-                  let filter = requestFilter(request)
+                let call = request.required("call", hint: " (which matching request, from 1)").flatMap({
+                    reader.int($0, "call", in: 1...1_000_000)
+                }),
+                let filter = requestFilter(request)
             else { return nil }
             if let parametersNode = item["parameters"] {
                 if let carries = item.entries["carries"] {
-                    reader.error("a request expectation states either 'carries' or 'parameters'; write two expectations", at: carries.key)
+                    reader.error(
+                        "a request expectation states either 'carries' or 'parameters'; write two expectations",
+                        at: carries.key
+                    )
                     return nil
                 }
                 return parameterRequirements(parametersNode).map { .parameters(filter, call: call, $0) }
             }
-            guard let carriesNode = item.required("carries", hint: " (e.g. carries: { access_token: access_token#2 }, or parameters: { state: present })"),
-                  let token = carriedToken(carriesNode)
+            guard
+                let carriesNode = item.required(
+                    "carries",
+                    hint: " (e.g. carries: { access_token: access_token#2 }, or parameters: { state: present })"
+                ),
+                let token = carriedToken(carriesNode)
             else { return nil }
             return .carries(filter, call: call, token: token)
         case "first":
             guard let first = reader.mapping(body, "first", allowedKeys: Self.filterKeys),
-                  let withinNode = item.required("within", hint: " (e.g. within: { from: …, before: … })"),
-                  let within = reader.mapping(withinNode, "within", allowedKeys: ["from", "before"]),
-                  let from = within.required("from").flatMap({ reader.timeExpression($0, "within.from") }),
-                  let before = within.required("before").flatMap({ reader.timeExpression($0, "within.before") }),
-                  let filter = requestFilter(first)
+                let withinNode = item.required("within", hint: " (e.g. within: { from: …, before: … })"),
+                let within = reader.mapping(withinNode, "within", allowedKeys: ["from", "before"]),
+                let from = within.required("from").flatMap({ reader.timeExpression($0, "within.from") }),
+                let before = within.required("before").flatMap({ reader.timeExpression($0, "within.before") }),
+                let filter = requestFilter(first)
             else { return nil }
             return .firstArrives(filter, from: from, before: before)
         case "order":
@@ -96,7 +117,9 @@ struct ExpectationDecoder {
             }
             return .errorsRevealNoCredentials
         default:
-            guard let never = reader.mapping(body, "never", allowedKeys: Self.filterKeys + ["carries"]) else { return nil }
+            guard let never = reader.mapping(body, "never", allowedKeys: Self.filterKeys + ["carries"]) else {
+                return nil
+            }
             let carrying = never["carries"].map { reader.enumeration($0, "never.carries", as: ForbiddenCarriage.self) }
             guard carrying != .some(nil), let filter = requestFilter(never) else { return nil }
             return .never(filter, carrying: carrying.flatMap { $0 })
@@ -107,7 +130,10 @@ struct ExpectationDecoder {
     private func order(_ node: Node) -> Expectation? {
         guard let items = reader.sequence(node, "order") else { return nil }
         guard items.count >= 2 else {
-            reader.error("order needs at least two request filters, e.g. [{ endpoint: token }, { endpoint: resource }]", at: node)
+            reader.error(
+                "order needs at least two request filters, e.g. [{ endpoint: token }, { endpoint: resource }]",
+                at: node
+            )
             return nil
         }
         let filters = items.map { item in
@@ -117,7 +143,10 @@ struct ExpectationDecoder {
         let decoded = filters.compactMap { $0 }
         for (index, filter) in decoded.enumerated() where decoded[..<index].contains(filter) {
             // Both would pick the same first request, which cannot come before itself.
-            reader.error("order lists \(filter.described(plural: false)) twice; the check could never pass", at: items[index])
+            reader.error(
+                "order lists \(filter.described(plural: false)) twice; the check could never pass",
+                at: items[index]
+            )
             return nil
         }
         return .order(decoded)
@@ -128,7 +157,10 @@ struct ExpectationDecoder {
     /// `parameters: { code_challenge_method: S256, state: { min_length: 22 }, code_challenge: present, client_secret: absent }`.
     private func parameterRequirements(_ node: Node) -> [ParameterRequirement]? {
         guard case .mapping(let mapping) = node, !mapping.isEmpty else {
-            reader.error("parameters must map parameter names to a value, present, absent or { min_length: N }", at: node)
+            reader.error(
+                "parameters must map parameter names to a value, present, absent or { min_length: N }",
+                at: node
+            )
             return nil
         }
         var requirements: [ParameterRequirement] = []
@@ -137,16 +169,18 @@ struct ExpectationDecoder {
             switch value {
             case .mapping:
                 guard let condition = reader.mapping(value, "parameters.\(name)", allowedKeys: ["min_length"]),
-                      let length = condition.required("min_length").flatMap({ reader.int($0, "min_length", in: 1...4096) })
+                    let length = condition.required("min_length").flatMap({ reader.int($0, "min_length", in: 1...4096) }
+                    )
                 else { return nil }
                 requirements.append(ParameterRequirement(name, .minimumLength(length)))
             default:
                 guard let text = reader.string(value, "parameters.\(name)") else { return nil }
-                let condition: ParameterRequirement.Condition = switch text {
-                case "present": .present
-                case "absent": .absent
-                default: .equals(text)
-                }
+                let condition: ParameterRequirement.Condition =
+                    switch text {
+                    case "present": .present
+                    case "absent": .absent
+                    default: .equals(text)
+                    }
                 requirements.append(ParameterRequirement(name, condition))
             }
         }
@@ -195,8 +229,8 @@ struct ExpectationDecoder {
     private func carriedToken(_ node: Node) -> CarriedToken? {
         let kinds = [IssuedToken.Kind.access.rawValue, IssuedToken.Kind.refresh.rawValue]
         guard let carries = reader.mapping(node, "carries", allowedKeys: kinds),
-              let key = carries.exactlyOne(of: kinds),
-              let reference = carries[key].flatMap({ reader.tokenReference($0, "carries.\(key)") })
+            let key = carries.exactlyOne(of: kinds),
+            let reference = carries[key].flatMap({ reader.tokenReference($0, "carries.\(key)") })
         else { return nil }
         guard reference.kind.rawValue == key else {
             reader.error("carries.\(key) must name a \(key), not \(reference)", at: carries[key]!)

@@ -56,7 +56,8 @@ extension SourceText {
         guard character(line: line, column: column) == "!" else { return nil }
         let rest = lines[line - 1][(column - 1)...]
         // A verbatim tag, !<tag:example.com,2024:x>, may hold any character up to its '>'.
-        let length = rest.starts(with: ["!", "<"])
+        let length =
+            rest.starts(with: ["!", "<"])
             ? rest.firstIndex(of: ">").map { $0 - rest.startIndex + 1 } ?? rest.count
             : rest.prefix { !Self.endsProperty($0) }.count
         var tag = String.UnicodeScalarView()

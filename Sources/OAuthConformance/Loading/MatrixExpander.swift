@@ -24,7 +24,10 @@ struct MatrixExpander {
     func expand(_ node: Node) -> (combinations: [Combination], isValid: Bool)? {
         guard case .mapping(let top) = node else { return ([Combination(node: node, parameters: [:])], true) }
         guard Self.countsAtMost(Self.mostValues, node) else {
-            reader.error("the scenario holds more than \(Self.mostValues) YAML values (aliases expanded); write it out plainly", at: node)
+            reader.error(
+                "the scenario holds more than \(Self.mostValues) YAML values (aliases expanded); write it out plainly",
+                at: node
+            )
             return nil
         }
         let matrixNode = top.first { $0.key.string == "matrix" }?.value
@@ -37,7 +40,10 @@ struct MatrixExpander {
             isValid = checkPlaceholders(node, known: names) && isValid
             if let idNode = top.first(where: { $0.key.string == "id" })?.value, let id = idNode.string {
                 for name in names where !id.contains("{\(name)}") {
-                    reader.error("id must contain {\(name)}, so that each combination of the matrix has its own id", at: idNode)
+                    reader.error(
+                        "id must contain {\(name)}, so that each combination of the matrix has its own id",
+                        at: idNode
+                    )
                     isValid = false
                 }
             }
@@ -64,14 +70,20 @@ struct MatrixExpander {
     /// `matrix: { code: [invalid_request, invalid_client] }`.
     private func readMatrix(_ node: Node) -> [Parameter]? {
         guard case .mapping(let mapping) = node, mapping.count > 0 else {
-            reader.error("matrix must be a mapping of parameter names to lists of values, e.g. { code: [invalid_grant, invalid_scope] }", at: node)
+            reader.error(
+                "matrix must be a mapping of parameter names to lists of values, e.g. { code: [invalid_grant, invalid_scope] }",
+                at: node
+            )
             return nil
         }
         var parameters: [Parameter] = []
         var valid = true
         for (key, value) in mapping {
             guard let name = key.string, Self.isParameterName(name) else {
-                reader.error("a matrix parameter name is lowercase letters, digits and _, starting with a letter or _", at: key)
+                reader.error(
+                    "a matrix parameter name is lowercase letters, digits and _, starting with a letter or _",
+                    at: key
+                )
                 valid = false
                 continue
             }
@@ -93,7 +105,9 @@ struct MatrixExpander {
             }
             parameters.append((name, Array(sequence)))
         }
-        let count = parameters.reduce(1) { total, parameter in min(total * parameter.values.count, Self.mostCombinations + 1) }
+        let count = parameters.reduce(1) { total, parameter in
+            min(total * parameter.values.count, Self.mostCombinations + 1)
+        }
         if count > Self.mostCombinations {
             reader.error("the matrix makes more than \(Self.mostCombinations) combinations", at: node)
             valid = false
@@ -114,7 +128,8 @@ struct MatrixExpander {
         var valid = true
         forEachValueScalar(node) { scalarNode, text in
             for name in Self.placeholders(in: text) where !known.contains(name) {
-                let hint = known.isEmpty
+                let hint =
+                    known.isEmpty
                     ? "this scenario has no matrix"
                     : "parameters: \(YAMLReader.list(known))\(Suggestions.didYouMean(name, among: known))"
                 reader.error("'{\(name)}' is not a matrix parameter (\(hint))", at: scalarNode)
@@ -130,7 +145,7 @@ struct MatrixExpander {
         case .scalar(let scalar):
             visit(node, scalar.string)
         case .sequence(let sequence):
-            sequence.forEach { forEachValueScalar($0, visit) }
+            for item in sequence { forEachValueScalar(item, visit) }
         case .mapping(let mapping):
             for (key, value) in mapping where key.string != "matrix" {
                 forEachValueScalar(value, visit)
@@ -157,7 +172,9 @@ struct MatrixExpander {
             }
             return .scalar(Node.Scalar(text, Tag(.str), scalar.style, scalar.mark))
         case .sequence(let sequence):
-            return .sequence(Node.Sequence(sequence.map { substitute($0, values) }, sequence.tag, sequence.style, sequence.mark))
+            return .sequence(
+                Node.Sequence(sequence.map { substitute($0, values) }, sequence.tag, sequence.style, sequence.mark)
+            )
         case .mapping(let mapping):
             let pairs = mapping.map { key, value in (key, key.string == "matrix" ? value : substitute(value, values)) }
             return .mapping(Node.Mapping(pairs, mapping.tag, mapping.style, mapping.mark))
@@ -194,7 +211,11 @@ struct MatrixExpander {
             if count > limit { return false }
             switch node {
             case .sequence(let sequence): pending.append(contentsOf: sequence)
-            case .mapping(let mapping): mapping.forEach { pending.append($0.key); pending.append($0.value) }
+            case .mapping(let mapping):
+                for (key, value) in mapping {
+                    pending.append(key)
+                    pending.append(value)
+                }
             case .scalar, .alias: break
             }
         }

@@ -11,11 +11,15 @@ struct ProviderDecoder {
     func decode(_ node: Node) -> ProviderSettings? {
         guard let provider = reader.mapping(node, "provider", allowedKeys: Self.keys) else { return nil }
         var settings = ProviderSettings()
-        if let tokensNode = provider["tokens"], let tokens = reader.mapping(tokensNode, "provider.tokens", allowedKeys: Self.tokenKeys) {
+        if let tokensNode = provider["tokens"],
+            let tokens = reader.mapping(tokensNode, "provider.tokens", allowedKeys: Self.tokenKeys)
+        {
             if let lifetime = tokens["access_lifetime"].flatMap({ reader.duration($0, "access_lifetime") }) {
                 settings.tokens.accessLifetime = lifetime
             }
-            settings.tokens.refreshLifetime = tokens["refresh_lifetime"].flatMap { reader.duration($0, "refresh_lifetime") }
+            settings.tokens.refreshLifetime = tokens["refresh_lifetime"].flatMap {
+                reader.duration($0, "refresh_lifetime")
+            }
             if let rotate = tokens["rotate_refresh_tokens"].flatMap({ reader.bool($0, "rotate_refresh_tokens") }) {
                 settings.tokens.rotateRefreshTokens = rotate
             }
@@ -24,12 +28,17 @@ struct ProviderDecoder {
                 settings.tokens.revokeAllAt = items.compactMap { reader.duration($0, "revoke_all_at") }
             }
         }
-        settings.tls = provider["tls"].flatMap { reader.enumeration($0, "tls certificate", as: CertificateVariant.self) }
+        settings.tls = provider["tls"].flatMap {
+            reader.enumeration($0, "tls certificate", as: CertificateVariant.self)
+        }
         if let seed = provider["seed"].flatMap({ reader.int($0, "seed", in: 0...Int.max) }) {
             settings.seed = UInt64(seed)
         }
-        if let skewNode = provider["clock_skew"], let skew = reader.mapping(skewNode, "provider.clock_skew", allowedKeys: ["ahead", "behind"]),
-           let direction = skew.exactlyOne(of: ["ahead", "behind"]), let amount = skew[direction].flatMap({ reader.duration($0, "clock_skew.\(direction)") }) {
+        if let skewNode = provider["clock_skew"],
+            let skew = reader.mapping(skewNode, "provider.clock_skew", allowedKeys: ["ahead", "behind"]),
+            let direction = skew.exactlyOne(of: ["ahead", "behind"]),
+            let amount = skew[direction].flatMap({ reader.duration($0, "clock_skew.\(direction)") })
+        {
             settings.clockSkew = direction == "ahead" ? amount : .zero - amount
         }
         if let uris = provider["redirect_uris"] {

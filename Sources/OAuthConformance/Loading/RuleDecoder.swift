@@ -4,17 +4,24 @@ import Yams
 /// Decodes one provider rule: which requests it takes (`when`), what it answers instead (one
 /// action, optional) and how the answer travels (`delay`, `jitter`, `transport`, optional).
 struct RuleDecoder {
-    static let actions = ["respond", "token_response", "error", "sequence", "redirect", "authorization_response", "retry_later"]
+    static let actions = [
+        "respond", "token_response", "error", "sequence", "redirect", "authorization_response", "retry_later",
+    ]
     static let deliveries = ["delay", "jitter", "transport"]
 
     let reader: YAMLReader
 
     func decode(_ node: Node) -> ProviderRule? {
-        guard let rule = reader.mapping(node, "a rule", allowedKeys: ["when"] + Self.actions + Self.deliveries) else { return nil }
+        guard let rule = reader.mapping(node, "a rule", allowedKeys: ["when"] + Self.actions + Self.deliveries) else {
+            return nil
+        }
         let matcher = rule["when"].map(requestMatcher) ?? RequestMatcher()
         let actionKeys = Self.actions.filter(rule.has)
         if actionKeys.count > 1 {
-            reader.error("a rule has \(YAMLReader.list(actionKeys)); give only one of them", at: rule.entries[actionKeys[1]]!.key)
+            reader.error(
+                "a rule has \(YAMLReader.list(actionKeys)); give only one of them",
+                at: rule.entries[actionKeys[1]]!.key
+            )
             return nil
         }
         let action = actionKeys.first.map { self.action($0, rule[$0]!) }
@@ -45,7 +52,7 @@ struct RuleDecoder {
         let nested = Self.actions.filter { $0 != "sequence" }
         let actions = items.map { item -> RuleAction? in
             guard let step = reader.mapping(item, "a sequence item", allowedKeys: nested),
-                  let key = step.exactlyOne(of: nested)
+                let key = step.exactlyOne(of: nested)
             else { return nil }
             return action(key, step[key]!)
         }
@@ -56,13 +63,16 @@ struct RuleDecoder {
     /// `redirect: { status: 307, to: other_origin }` or `to: http://127.0.0.1:9999`.
     private func redirect(_ node: Node) -> Redirect? {
         guard let redirect = reader.mapping(node, "redirect", allowedKeys: ["status", "to"]),
-              let targetNode = redirect.required("to", hint: " (other_origin, or a base URL)"),
-              let target = reader.string(targetNode, "redirect.to")
+            let targetNode = redirect.required("to", hint: " (other_origin, or a base URL)"),
+            let target = reader.string(targetNode, "redirect.to")
         else { return nil }
         let status = redirect["status"].flatMap { reader.int($0, "redirect.status", in: 300...399) } ?? 307
         if target == "other_origin" { return Redirect(status: status, to: .otherOrigin) }
         guard target.hasPrefix("http://") || target.hasPrefix("https://") else {
-            reader.error("redirect.to must be other_origin or a base URL such as http://127.0.0.1:8080, not '\(target)'", at: targetNode)
+            reader.error(
+                "redirect.to must be other_origin or a base URL such as http://127.0.0.1:8080, not '\(target)'",
+                at: targetNode
+            )
             return nil
         }
         return Redirect(status: status, to: .base(target))
@@ -71,21 +81,27 @@ struct RuleDecoder {
     /// `retry_later: { status: 429, after: 30s, as: http_date }`.
     private func retryLater(_ node: Node) -> RetryLater? {
         guard let retry = reader.mapping(node, "retry_later", allowedKeys: ["status", "after", "as", "body"]),
-              let after = retry.required("after", hint: " (e.g. after: 30s)").flatMap({ reader.duration($0, "retry_later.after") })
+            let after = retry.required("after", hint: " (e.g. after: 30s)").flatMap({
+                reader.duration($0, "retry_later.after")
+            })
         else { return nil }
         return RetryLater(
             status: retry["status"].flatMap { reader.int($0, "retry_later.status", in: 400...599) } ?? 503,
             after: after,
-            format: retry["as"].flatMap { reader.enumeration($0, "Retry-After format", as: RetryLater.Format.self) } ?? .seconds,
+            format: retry["as"].flatMap { reader.enumeration($0, "Retry-After format", as: RetryLater.Format.self) }
+                ?? .seconds,
             body: retry["body"].flatMap { reader.string($0, "retry_later.body") } ?? ""
         )
     }
 
     /// `authorization_response: { state: omit | previous | VALUE, iss: omit | VALUE, error: access_denied }`.
     private func authorizationAlteration(_ node: Node) -> AuthorizationResponseAlteration? {
-        guard let alteration = reader.mapping(node, "authorization_response", allowedKeys: ["state", "iss", "error"]) else { return nil }
+        guard let alteration = reader.mapping(node, "authorization_response", allowedKeys: ["state", "iss", "error"])
+        else { return nil }
         func change(_ key: String, allowingPrevious: Bool) -> AuthorizationResponseAlteration.Change? {
-            guard let node = alteration[key], let text = reader.string(node, "authorization_response.\(key)") else { return nil }
+            guard let node = alteration[key], let text = reader.string(node, "authorization_response.\(key)") else {
+                return nil
+            }
             switch text {
             case "omit": return .omit
             case "previous" where allowingPrevious: return .previous
@@ -126,34 +142,54 @@ struct RuleDecoder {
             case "reset": return .reset
             case "close_without_answer": return .closeWithoutAnswer
             default:
-                reader.error("'\(text)' is not a transport fault\(Suggestions.didYouMean(text, among: Self.transportForms)) (allowed: \(YAMLReader.list(Self.transportForms)), or { garbage: TEXT }, or { dribble: { chunk_size: N, every: DURATION } }, or { hold_until_request: N })", at: node)
+                reader.error(
+                    "'\(text)' is not a transport fault\(Suggestions.didYouMean(text, among: Self.transportForms)) (allowed: \(YAMLReader.list(Self.transportForms)), or { garbage: TEXT }, or { dribble: { chunk_size: N, every: DURATION } }, or { hold_until_request: N })",
+                    at: node
+                )
                 return nil
             }
         }
         let forms = ["garbage", "dribble", "hold_until_request"]
-        guard let transport = reader.mapping(node, "transport", allowedKeys: forms), let form = transport.exactlyOne(of: forms)
+        guard let transport = reader.mapping(node, "transport", allowedKeys: forms),
+            let form = transport.exactlyOne(of: forms)
         else { return nil }
         if form == "garbage" {
             return reader.anyText(transport["garbage"]!, "transport.garbage").map(Delivery.garbage)
         }
         if form == "hold_until_request" {
-            return reader.int(transport["hold_until_request"]!, "transport.hold_until_request", in: 1...1_000_000).map(Delivery.heldUntilRequest)
+            return reader.int(transport["hold_until_request"]!, "transport.hold_until_request", in: 1...1_000_000).map(
+                Delivery.heldUntilRequest
+            )
         }
-        guard let dribble = reader.mapping(transport["dribble"]!, "transport.dribble", allowedKeys: ["chunk_size", "every"]),
-              let size = dribble.required("chunk_size").flatMap({ reader.int($0, "chunk_size", in: 1...1_048_576) }),
-              let interval = dribble.required("every").flatMap({ reader.duration($0, "every") })
+        guard
+            let dribble = reader.mapping(
+                transport["dribble"]!,
+                "transport.dribble",
+                allowedKeys: ["chunk_size", "every"]
+            ),
+            let size = dribble.required("chunk_size").flatMap({ reader.int($0, "chunk_size", in: 1...1_048_576) }),
+            let interval = dribble.required("every").flatMap({ reader.duration($0, "every") })
         else { return nil }
         return .dribble(chunkSize: size, interval: interval)
     }
 
     private func requestMatcher(_ node: Node) -> RequestMatcher? {
-        guard let when = reader.mapping(node, "when", allowedKeys: ["endpoint", "grant", "call", "calls", "from_call", "during"]) else { return nil }
+        guard
+            let when = reader.mapping(
+                node,
+                "when",
+                allowedKeys: ["endpoint", "grant", "call", "calls", "from_call", "during"]
+            )
+        else { return nil }
         var matcher = RequestMatcher()
         matcher.endpoint = when["endpoint"].flatMap { reader.enumeration($0, "endpoint", as: Endpoint.self) }
         matcher.grant = when["grant"].flatMap { reader.enumeration($0, "grant", as: GrantType.self) }
         let selectors = ["call", "calls", "from_call"].filter(when.has)
         if selectors.count > 1 {
-            reader.error("when has \(YAMLReader.list(selectors)); give only one of them", at: when.entries[selectors[1]]!.key)
+            reader.error(
+                "when has \(YAMLReader.list(selectors)); give only one of them",
+                at: when.entries[selectors[1]]!.key
+            )
         }
         if let call = when["call"].flatMap({ reader.int($0, "call", in: 1...1_000_000) }) {
             matcher.calls = .nth(call)
@@ -195,17 +231,20 @@ struct RuleDecoder {
 
     private func scriptedResponse(_ node: Node) -> ProviderResponse? {
         guard let respond = reader.mapping(node, "respond", allowedKeys: ["status", "headers", "body"]),
-              let status = respond.required("status").flatMap({ reader.int($0, "status", in: 100...599) })
+            let status = respond.required("status").flatMap({ reader.int($0, "status", in: 100...599) })
         else { return nil }
         var headers: [HeaderField] = []
         if let headersNode = respond["headers"], case .mapping(let mapping) = headersNode {
             for (nameNode, valueNode) in mapping {
                 guard let name = reader.string(nameNode, "a header name"),
-                      let value = reader.anyText(valueNode, "header \(name)")
+                    let value = reader.anyText(valueNode, "header \(name)")
                 else { continue }
                 let field = HeaderField(name, value)
                 if !field.hasTokenName {
-                    reader.error("header name '\(name)' is not an HTTP token (RFC 9110 §5.1): letters, digits and !#$%&'*+-.^_`|~ only", at: nameNode)
+                    reader.error(
+                        "header name '\(name)' is not an HTTP token (RFC 9110 §5.1): letters, digits and !#$%&'*+-.^_`|~ only",
+                        at: nameNode
+                    )
                 } else if !field.hasSendableValue {
                     reader.error("header \(name): a value cannot hold CR, LF or NUL (RFC 9110 §5.5)", at: valueNode)
                 } else if reader.printable(value, "header \(name)", at: valueNode) != nil {
@@ -235,12 +274,17 @@ struct RuleDecoder {
                 alteration.omit.formUnion(reader.scalarList(value, "token_response.omit"))
             case "encoding":
                 guard reader.string(value, "token_response.encoding") == "form" else {
-                    reader.error("token_response.encoding must be 'form' (the body as application/x-www-form-urlencoded)", at: value)
+                    reader.error(
+                        "token_response.encoding must be 'form' (the body as application/x-www-form-urlencoded)",
+                        at: value
+                    )
                     continue
                 }
                 alteration.formEncoded = true
             case "content_type":
-                alteration.contentType = reader.string(value, "token_response.content_type").map { $0 == "omit" ? .omit : .replace($0) }
+                alteration.contentType = reader.string(value, "token_response.content_type").map {
+                    $0 == "omit" ? .omit : .replace($0)
+                }
             case "truncate_at":
                 alteration.truncatedTo = reader.int(value, "token_response.truncate_at", in: 0...1_048_576)
             default:
@@ -252,12 +296,15 @@ struct RuleDecoder {
 
     private func scriptedError(_ node: Node) -> ScriptedOAuthError? {
         guard let error = reader.mapping(node, "error", allowedKeys: ["code", "description", "uri", "status"]),
-              let code = error.required("code").flatMap({ reader.string($0, "error.code") })
+            let code = error.required("code").flatMap({ reader.string($0, "error.code") })
         else { return nil }
         if OAuthErrorCode(rawValue: code) == nil {
             // Unknown codes are legal (extensions), but a near miss of a standard code is a typo.
             if let near = Suggestions.closest(to: code, among: OAuthErrorCode.allCases.map(\.rawValue)) {
-                reader.diagnostics.warning("'\(code)' is not an RFC 6749 §5.2 code; did you mean '\(near)'?", at: reader.location(of: error["code"]!))
+                reader.diagnostics.warning(
+                    "'\(code)' is not an RFC 6749 §5.2 code; did you mean '\(near)'?",
+                    at: reader.location(of: error["code"]!)
+                )
             }
         }
         return ScriptedOAuthError(

@@ -5,7 +5,8 @@ import Yams
 struct ScenarioDecoder {
     static let formatVersion = 1
     static let topLevelKeys = [
-        "conformance", "id", "title", "description", "area", "level", "spec", "tags", "requires", "matrix", "provider", "steps", "expect",
+        "conformance", "id", "title", "description", "area", "level", "spec", "tags", "requires", "matrix", "provider",
+        "steps", "expect",
     ]
 
     let reader: YAMLReader
@@ -24,21 +25,38 @@ struct ScenarioDecoder {
         let requires = top["requires"].map { capabilities($0) } ?? []
         let provider = top["provider"].map { ProviderDecoder(reader: reader).decode($0) } ?? ProviderSettings()
         let steps = top.required("steps").flatMap { StepDecoder(reader: reader).decode($0) }
-        let expect = top.required("expect", hint: " (what a conforming client must have done)").flatMap { ExpectationDecoder(reader: reader).decode($0) }
+        let expect = top.required("expect", hint: " (what a conforming client must have done)").flatMap {
+            ExpectationDecoder(reader: reader).decode($0)
+        }
         guard let id, let title, let area, let level, let provider, let steps, let expect else { return nil }
         return Scenario(
-            id: id, title: title, summary: summary, area: area, level: level, spec: spec, tags: tags, requires: requires,
-            provider: provider, steps: steps, expectations: expect.expectations, expectationLevels: expect.levels,
-            expectationRequirements: expect.requirements, parameters: parameters, file: reader.file
+            id: id,
+            title: title,
+            summary: summary,
+            area: area,
+            level: level,
+            spec: spec,
+            tags: tags,
+            requires: requires,
+            provider: provider,
+            steps: steps,
+            expectations: expect.expectations,
+            expectationLevels: expect.levels,
+            expectationRequirements: expect.requirements,
+            parameters: parameters,
+            file: reader.file
         )
     }
 
     private func checkFormatVersion(_ top: CheckedMapping) {
         guard let node = top.required("conformance", hint: " (the format version: conformance: \(Self.formatVersion))"),
-              let version = reader.int(node, "conformance (the format version)", in: 0...Int.max)
+            let version = reader.int(node, "conformance (the format version)", in: 0...Int.max)
         else { return }
         if version != Self.formatVersion {
-            reader.error("format version \(version) is not supported; this harness reads conformance: \(Self.formatVersion)", at: node)
+            reader.error(
+                "format version \(version) is not supported; this harness reads conformance: \(Self.formatVersion)",
+                at: node
+            )
         }
     }
 
@@ -46,7 +64,10 @@ struct ScenarioDecoder {
         guard let id = reader.string(node, "id") else { return nil }
         let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789-_/.")
         guard !id.isEmpty, id.allSatisfy(allowed.contains) else {
-            reader.error("id '\(id)' may hold only lowercase letters, digits and - _ / . (e.g. refresh/keeps-previous-refresh-token)", at: node)
+            reader.error(
+                "id '\(id)' may hold only lowercase letters, digits and - _ / . (e.g. refresh/keeps-previous-refresh-token)",
+                at: node
+            )
             return nil
         }
         return id
@@ -59,7 +80,10 @@ struct ScenarioDecoder {
         return items.compactMap { item in
             guard let tag = reader.string(item, "a tag") else { return nil }
             guard !tag.isEmpty, tag.allSatisfy(allowed.contains) else {
-                reader.error("tag '\(tag)' may hold only lowercase letters, digits and - _ . (e.g. single-flight)", at: item)
+                reader.error(
+                    "tag '\(tag)' may hold only lowercase letters, digits and - _ . (e.g. single-flight)",
+                    at: item
+                )
                 return nil
             }
             return tag

@@ -32,7 +32,7 @@ public enum ScenarioLoader {
     /// Decodes a file's bytes: UTF-8 text (a byte-order mark is allowed) holding one scenario, or a list of them.
     public static func decode(_ data: Data, file: String, diagnostics: DiagnosticCollector) -> [Scenario] {
         guard isSmallEnough(data.count, file: file, diagnostics: diagnostics),
-              let text = SourceText.decode(data, file: file, diagnostics: diagnostics)
+            let text = SourceText.decode(data, file: file, diagnostics: diagnostics)
         else { return [] }
         return decode(text, file: file, diagnostics: diagnostics)
     }
@@ -47,7 +47,9 @@ public enum ScenarioLoader {
         ExplicitTags(document: document, diagnostics: diagnostics, file: file).report()
         let root = document.root
         let items: [Node] = if case .sequence(let items) = root { Array(items) } else { [root] }
-        if items.isEmpty { reader.error("the file holds an empty list; it should hold a scenario or a list of them", at: root) }
+        if items.isEmpty {
+            reader.error("the file holds an empty list; it should hold a scenario or a list of them", at: root)
+        }
         return items.flatMap { decodeExpanded($0, reader: reader) }
     }
 

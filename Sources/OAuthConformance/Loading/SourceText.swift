@@ -81,12 +81,16 @@ struct SourceText {
     }
 
     private static func reportNotUTF8(
-        _ data: Data, validCount: Int, file: String, diagnostics: DiagnosticCollector
+        _ data: Data,
+        validCount: Int,
+        file: String,
+        diagnostics: DiagnosticCollector
     ) -> String? {
         let before = withoutByteOrderMark(String(decoding: data.prefix(validCount), as: UTF8.self))
         let (line, column) = SourceText(before).end
         let badByte = data[data.index(data.startIndex, offsetBy: validCount)]
-        let message = data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF])
+        let message =
+            data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF])
             ? "the file is UTF-16 text; save it as UTF-8"
             : "the file is not UTF-8 text: byte 0x\(String(badByte, radix: 16, uppercase: true)) here is no part of "
                 + "a UTF-8 character (was the file saved as Latin-1 or Windows-1252?); save it as UTF-8"

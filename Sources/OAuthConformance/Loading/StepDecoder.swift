@@ -5,7 +5,9 @@ import Yams
 struct StepDecoder {
     let reader: YAMLReader
 
-    static let stepActions = ["login", "authorize", "request", "restart", "concurrently", "advance", "advance_to", "wait", "revoke"]
+    static let stepActions = [
+        "login", "authorize", "request", "restart", "concurrently", "advance", "advance_to", "wait", "revoke",
+    ]
     /// The steps a client carries out, the only ones `concurrently` can repeat.
     static let clientOperations = ["login", "request"]
     /// The steps that involve the client and so may state an `outcome`.
@@ -20,22 +22,26 @@ struct StepDecoder {
 
     private func step(_ node: Node) -> Step? {
         guard let step = reader.mapping(node, "a step", allowedKeys: Self.stepActions + ["outcome"]),
-              let actionKey = step.exactlyOne(of: Self.stepActions), let actionNode = step[actionKey]
+            let actionKey = step.exactlyOne(of: Self.stepActions), let actionNode = step[actionKey]
         else { return nil }
-        let action: StepAction? = switch actionKey {
-        case "login", "request": clientOperation(actionKey, actionNode).map(StepAction.client)
-        case "authorize": bare(actionNode, "authorize").map { .client(.authorize) }
-        case "restart": bare(actionNode, "restart").map { .client(.restart) }
-        case "revoke": reader.enumeration(actionNode, "revoke", as: RevocationTarget.self).map(StepAction.revoke)
-        case "concurrently": concurrently(actionNode)
-        case "advance": reader.duration(actionNode, "advance").map(StepAction.advance)
-        case "wait": wait(actionNode)
-        default: reader.timeExpression(actionNode, "advance_to").map(StepAction.advanceTo)
-        }
+        let action: StepAction? =
+            switch actionKey {
+            case "login", "request": clientOperation(actionKey, actionNode).map(StepAction.client)
+            case "authorize": bare(actionNode, "authorize").map { .client(.authorize) }
+            case "restart": bare(actionNode, "restart").map { .client(.restart) }
+            case "revoke": reader.enumeration(actionNode, "revoke", as: RevocationTarget.self).map(StepAction.revoke)
+            case "concurrently": concurrently(actionNode)
+            case "advance": reader.duration(actionNode, "advance").map(StepAction.advance)
+            case "wait": wait(actionNode)
+            default: reader.timeExpression(actionNode, "advance_to").map(StepAction.advanceTo)
+            }
         let outcome = step["outcome"].map(expectedOutcome)
         guard let action, outcome != .some(nil) else { return nil }
         if outcome != nil, !Self.stepsWithOutcome.contains(actionKey), let key = step.entries["outcome"]?.key {
-            reader.error("'\(actionKey)' does not involve the client and has no outcome; 'outcome' goes with \(YAMLReader.list(Self.stepsWithOutcome))", at: key)
+            reader.error(
+                "'\(actionKey)' does not involve the client and has no outcome; 'outcome' goes with \(YAMLReader.list(Self.stepsWithOutcome))",
+                at: key
+            )
             return nil
         }
         return Step(action, expecting: outcome.flatMap { $0 })
@@ -64,17 +70,20 @@ struct StepDecoder {
     /// `concurrently: { times: 20, step: { request: GET /resource } }`.
     private func concurrently(_ node: Node) -> StepAction? {
         guard let body = reader.mapping(node, "concurrently", allowedKeys: ["times", "step"]),
-              let times = body.required("times", hint: " (how many at once, e.g. times: 20)")
+            let times = body.required("times", hint: " (how many at once, e.g. times: 20)")
                 .flatMap({ reader.int($0, "concurrently.times", in: 1...StepAction.mostConcurrent) }),
-              let stepNode = body.required("step", hint: " (e.g. step: { request: GET /resource })")
+            let stepNode = body.required("step", hint: " (e.g. step: { request: GET /resource })")
         else { return nil }
         if case .mapping(let mapping) = stepNode, let outcome = mapping.first(where: { $0.key.string == "outcome" }) {
-            reader.error("put 'outcome' beside 'concurrently'; it then applies to each of the \(times) operations", at: outcome.key)
+            reader.error(
+                "put 'outcome' beside 'concurrently'; it then applies to each of the \(times) operations",
+                at: outcome.key
+            )
             return nil
         }
         guard let inner = reader.mapping(stepNode, "concurrently.step", allowedKeys: Self.clientOperations),
-              let key = inner.exactlyOne(of: Self.clientOperations), let operationNode = inner[key],
-              let operation = clientOperation(key, operationNode)
+            let key = inner.exactlyOne(of: Self.clientOperations), let operationNode = inner[key],
+            let operation = clientOperation(key, operationNode)
         else { return nil }
         return .concurrently(times: times, operation)
     }
@@ -83,7 +92,10 @@ struct StepDecoder {
     private func wait(_ node: Node) -> StepAction? {
         guard let amount = reader.duration(node, "wait") else { return nil }
         guard amount <= StepAction.longestWait else {
-            reader.error("wait is real time and at most \(DurationText.format(StepAction.longestWait)); to move the scenario's clock, use advance", at: node)
+            reader.error(
+                "wait is real time and at most \(DurationText.format(StepAction.longestWait)); to move the scenario's clock, use advance",
+                at: node
+            )
             return nil
         }
         return .wait(amount)
@@ -96,7 +108,10 @@ struct StepDecoder {
         guard let text = reader.string(node, "request") else { return nil }
         let parts = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         guard parts.count == 2, Self.methods.contains(parts[0]), parts[1].hasPrefix("/") else {
-            reader.error("request must read 'METHOD /path', e.g. 'GET /resource' (methods: \(YAMLReader.list(Self.methods)))", at: node)
+            reader.error(
+                "request must read 'METHOD /path', e.g. 'GET /resource' (methods: \(YAMLReader.list(Self.methods)))",
+                at: node
+            )
             return nil
         }
         return .request(method: parts[0], path: parts[1])
@@ -113,12 +128,16 @@ struct StepDecoder {
             return .succeeds
         }
         guard let outcome = reader.mapping(node, "outcome", allowedKeys: ["error"]),
-              let errorNode = outcome.required("error")
+            let errorNode = outcome.required("error")
         else { return nil }
         if case .scalar = errorNode {
-            return reader.enumeration(errorNode, "error category", as: ErrorCategory.self).map { .fails(category: $0, oauthError: nil) }
+            return reader.enumeration(errorNode, "error category", as: ErrorCategory.self).map {
+                .fails(category: $0, oauthError: nil)
+            }
         }
-        guard let error = reader.mapping(errorNode, "outcome.error", allowedKeys: ["category", "oauth_error"]) else { return nil }
+        guard let error = reader.mapping(errorNode, "outcome.error", allowedKeys: ["category", "oauth_error"]) else {
+            return nil
+        }
         let category = error["category"].flatMap { reader.enumeration($0, "error category", as: ErrorCategory.self) }
         let code = error["oauth_error"].flatMap { reader.string($0, "oauth_error") }
         return .fails(category: category, oauthError: code)

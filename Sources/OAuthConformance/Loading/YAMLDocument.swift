@@ -10,7 +10,10 @@ struct YAMLDocument {
     /// The document, or `nil` with the problem reported: text YAML cannot hold, a syntax error,
     /// or an empty file where one should hold `what`.
     static func read(
-        _ text: String, file: String, holding what: String, diagnostics: DiagnosticCollector
+        _ text: String,
+        file: String,
+        holding what: String,
+        diagnostics: DiagnosticCollector
     ) -> YAMLDocument? {
         let text = SourceText.withoutByteOrderMark(text)
         let start = SourceLocation(file: file, line: 1, column: 1)
@@ -42,7 +45,10 @@ struct YAMLSyntaxProblem {
 
     /// The file's YAML document, or `nil` with the problem reported (for loaders that need the tree only).
     static func document(
-        _ text: String, file: String, holding what: String, diagnostics: DiagnosticCollector
+        _ text: String,
+        file: String,
+        holding what: String,
+        diagnostics: DiagnosticCollector
     ) -> Node? {
         YAMLDocument.read(text, file: file, holding: what, diagnostics: diagnostics)?.root
     }
@@ -55,7 +61,7 @@ struct YAMLSyntaxProblem {
     /// a line; and it takes a NEL for a line break. The first one is reported, with a count of the rest.
     static func controlCharacters(in text: String) -> YAMLSyntaxProblem? {
         guard ControlCharacters.mayBeIn(text.utf8),
-              text.unicodeScalars.contains(where: ControlCharacters.isForbiddenInSource)
+            text.unicodeScalars.contains(where: ControlCharacters.isForbiddenInSource)
         else { return nil }
         let found = SourceText(text).positions(where: ControlCharacters.isForbiddenInSource)
         guard let first = found.first else { return nil }
@@ -63,7 +69,8 @@ struct YAMLSyntaxProblem {
         return YAMLSyntaxProblem(
             message: "the file holds the control character \(ControlCharacters.name(of: first.scalar)) here\(others); "
                 + "a YAML file is text, with tabs and line breaks its only control characters",
-            line: first.line, column: first.column
+            line: first.line,
+            column: first.column
         )
     }
 
@@ -74,17 +81,19 @@ struct YAMLSyntaxProblem {
         }
         switch yamlError {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
-             .composer(let context, let problem, let mark, _):
-            let message = explanation(of: problem, at: mark, in: text, holding: what)
+            .composer(let context, let problem, let mark, _):
+            let message =
+                explanation(of: problem, at: mark, in: text, holding: what)
                 ?? "invalid YAML: \(problem)\(context.map { " \($0.text)" } ?? "")"
             return [YAMLSyntaxProblem(message: message, line: mark.line, column: mark.column)]
         case .duplicatedKeysInMapping(let duplicates, let context):
             return DuplicateKeys.problems(firstReported: duplicates.first ?? "", at: context.mark, in: text)
         case .reader(let problem, let offset, let value, _):
             let (line, column) = position(ofCharacter: offset ?? 0, in: text)
-            let message = UInt32(exactly: value).flatMap(Unicode.Scalar.init).map {
-                "the file holds \(ControlCharacters.name(of: $0)) here, which YAML does not allow"
-            } ?? "the file cannot be read as YAML text: \(problem)"
+            let message =
+                UInt32(exactly: value).flatMap(Unicode.Scalar.init).map {
+                    "the file holds \(ControlCharacters.name(of: $0)) here, which YAML does not allow"
+                } ?? "the file cannot be read as YAML text: \(problem)"
             return [YAMLSyntaxProblem(message: message, line: line, column: column)]
         default:
             return [YAMLSyntaxProblem(message: "invalid YAML: \(yamlError)", line: 1, column: 1)]
@@ -93,7 +102,10 @@ struct YAMLSyntaxProblem {
 
     /// libyaml's wording for the mistakes an author makes most, where it reads like libyaml's internals.
     private static func explanation(
-        of problem: String, at mark: Mark, in text: String, holding what: String
+        of problem: String,
+        at mark: Mark,
+        in text: String,
+        holding what: String
     ) -> String? {
         if problem.hasPrefix("Maximum nesting level reached") {
             return "the document nests deeper than \(maximumNesting) levels here; a scenario needs a handful"
@@ -101,8 +113,10 @@ struct YAMLSyntaxProblem {
         if problem == "but found another document" {
             return "a second YAML document starts here; the file should hold one document: \(what)"
         }
-        if problem.contains("tab character") || (problem == "found character that cannot start any token"
-            && SourceText(text).character(line: mark.line, column: mark.column) == "\t") {
+        if problem.contains("tab character")
+            || (problem == "found character that cannot start any token"
+                && SourceText(text).character(line: mark.line, column: mark.column) == "\t")
+        {
             return "a tab here; YAML indents with spaces, never tabs"
         }
         if problem == "did not find expected <document start>" {

@@ -102,7 +102,10 @@ struct YAMLReader {
         let allowed = Value.allCases.map(\.rawValue)
         guard let text = scalarText(node, what, example: allowed[0]) else { return nil }
         guard let value = Value(rawValue: text) else {
-            error("'\(text)' is not a valid \(what)\(Suggestions.didYouMean(text, among: allowed)) (allowed: \(Self.list(allowed)))", at: node)
+            error(
+                "'\(text)' is not a valid \(what)\(Suggestions.didYouMean(text, among: allowed)) (allowed: \(Self.list(allowed)))",
+                at: node
+            )
             return nil
         }
         return value

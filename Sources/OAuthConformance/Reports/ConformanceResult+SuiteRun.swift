@@ -6,12 +6,18 @@ extension ConformanceResult {
         let profile = run.profile
         self.init(
             client: ClientRecord(
-                name: profile.name, version: profile.version, capabilities: profile.capabilities.map(\.rawValue).sorted(),
-                refreshWindow: profile.refreshWindow.map(DurationText.format), profileFile: run.profileFile
+                name: profile.name,
+                version: profile.version,
+                capabilities: profile.capabilities.map(\.rawValue).sorted(),
+                refreshWindow: profile.refreshWindow.map(DurationText.format),
+                profileFile: run.profileFile
             ),
             // Whole seconds: what the JSON file and the JUnit timestamp keep, so a result reads back equal.
-            seed: run.seed, shard: run.shard?.description, startedAt: Date(timeIntervalSince1970: run.startedAt.timeIntervalSince1970.rounded(.down)),
-            milliseconds: run.wallTime.wholeMilliseconds, interrupted: run.interrupted,
+            seed: run.seed,
+            shard: run.shard?.description,
+            startedAt: Date(timeIntervalSince1970: run.startedAt.timeIntervalSince1970.rounded(.down)),
+            milliseconds: run.wallTime.wholeMilliseconds,
+            interrupted: run.interrupted,
             scenarios: run.results.map(ScenarioRecord.init)
         )
     }
@@ -20,18 +26,25 @@ extension ConformanceResult {
 extension ScenarioRecord {
     public init(_ result: ScenarioResult) {
         let scenario = result.scenario
-        let (verdict, reason): (VerdictRecord, String?) = switch result.verdict {
-        case .passed: (.passed, nil)
-        case .failed: (.failed, nil)
-        case .skipped(let reason): (.skipped, reason)
-        case .error(let problem): (.error, problem)
-        case .expectedFailure(let reason): (.expectedFailure, reason)
-        case .toleratedFailure(let reason): (.toleratedFailure, reason)
-        }
+        let (verdict, reason): (VerdictRecord, String?) =
+            switch result.verdict {
+            case .passed: (.passed, nil)
+            case .failed: (.failed, nil)
+            case .skipped(let reason): (.skipped, reason)
+            case .error(let problem): (.error, problem)
+            case .expectedFailure(let reason): (.expectedFailure, reason)
+            case .toleratedFailure(let reason): (.toleratedFailure, reason)
+            }
         let evidence = Set(result.failedChecks.flatMap(\.evidence))
         self.init(
-            id: scenario.id, title: scenario.title, area: scenario.area.rawValue, level: scenario.level.rawValue,
-            spec: scenario.spec, file: scenario.file, verdict: verdict, reason: reason,
+            id: scenario.id,
+            title: scenario.title,
+            area: scenario.area.rawValue,
+            level: scenario.level.rawValue,
+            spec: scenario.spec,
+            file: scenario.file,
+            verdict: verdict,
+            reason: reason,
             milliseconds: result.wallTime.wholeMilliseconds,
             checks: result.checks,
             timeline: result.transcript.map { TimelineText.lines(for: $0, marking: evidence) },

@@ -22,8 +22,15 @@ public struct ConformanceResult: Codable, Sendable, Equatable {
     public var scenarios: [ScenarioRecord]
 
     public init(
-        format: Int = currentFormat, harnessVersion: String = Harness.version, client: ClientRecord, seed: UInt64 = 0,
-        shard: String? = nil, startedAt: Date, milliseconds: Int, interrupted: Bool = false, scenarios: [ScenarioRecord]
+        format: Int = currentFormat,
+        harnessVersion: String = Harness.version,
+        client: ClientRecord,
+        seed: UInt64 = 0,
+        shard: String? = nil,
+        startedAt: Date,
+        milliseconds: Int,
+        interrupted: Bool = false,
+        scenarios: [ScenarioRecord]
     ) {
         self.format = format
         self.harnessVersion = harnessVersion
@@ -81,7 +88,13 @@ public struct ClientRecord: Codable, Sendable, Equatable, Hashable {
     /// The profile file, or absent for a profile built into the harness.
     public var profileFile: String?
 
-    public init(name: String, version: String, capabilities: [String], refreshWindow: String?, profileFile: String? = nil) {
+    public init(
+        name: String,
+        version: String,
+        capabilities: [String],
+        refreshWindow: String?,
+        profileFile: String? = nil
+    ) {
         self.name = name
         self.version = version
         self.capabilities = capabilities
@@ -112,8 +125,18 @@ public struct ScenarioRecord: Codable, Sendable, Equatable {
     public var clientOutput: String?
 
     public init(
-        id: String, title: String, area: String, level: String, spec: [String], file: String? = nil, verdict: VerdictRecord,
-        reason: String? = nil, milliseconds: Int, checks: [CheckRecord] = [], timeline: [String]? = nil, clientOutput: String? = nil
+        id: String,
+        title: String,
+        area: String,
+        level: String,
+        spec: [String],
+        file: String? = nil,
+        verdict: VerdictRecord,
+        reason: String? = nil,
+        milliseconds: Int,
+        checks: [CheckRecord] = [],
+        timeline: [String]? = nil,
+        clientOutput: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -139,9 +162,16 @@ public struct ScenarioRecord: Codable, Sendable, Equatable {
     public var explanation: String {
         var lines = [title, "level: \(level); spec: \(spec.joined(separator: ", "))"]
         if verdict == .error, let reason { lines.append("error: \(reason)") }
-        if let failingLevel { lines.append("fails at: \(failingLevel.rawValue)" + (verdict == .toleratedFailure ? " (\(reason ?? "tolerated"))" : "")) }
+        if let failingLevel {
+            lines.append(
+                "fails at: \(failingLevel.rawValue)"
+                    + (verdict == .toleratedFailure ? " (\(reason ?? "tolerated"))" : "")
+            )
+        }
         for check in failedChecks {
-            lines += ["", "✗ \(check.leveledStatement)", "  expected: \(check.expected)", "  observed: \(check.observed)"]
+            lines += [
+                "", "✗ \(check.leveledStatement)", "  expected: \(check.expected)", "  observed: \(check.observed)",
+            ]
         }
         if let timeline {
             lines += ["", "timeline (virtual time; > marks the requests behind the failure):"] + timeline

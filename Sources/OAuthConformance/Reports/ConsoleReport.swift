@@ -23,14 +23,16 @@ public struct ConsoleReport: Sendable {
     public func line(for result: ScenarioResult, progress: (done: Int, total: Int)? = nil) -> String {
         let time = "(\(result.wallTime.wholeMilliseconds) ms)"
         let id = result.scenario.id
-        let (verdict, colour, rest): (String, Colour, String) = switch result.verdict {
-        case .passed: ("PASS", .green, "\(id)  \(time)")
-        case .failed: ("FAIL", .red, "\(id)  \(time)\(result.failingLevel.map { "  fails at \($0.rawValue)" } ?? "")")
-        case .skipped(let reason): ("SKIP", .yellow, "\(id)  (\(reason))")
-        case .error(let problem): ("ERROR", .magenta, "\(id)  \(problem)")
-        case .expectedFailure(let reason): ("XFAIL", .yellow, "\(id)  (expected failure: \(reason))")
-        case .toleratedFailure(let reason): ("WARN", .yellow, "\(id)  \(time)  \(reason)")
-        }
+        let (verdict, colour, rest): (String, Colour, String) =
+            switch result.verdict {
+            case .passed: ("PASS", .green, "\(id)  \(time)")
+            case .failed:
+                ("FAIL", .red, "\(id)  \(time)\(result.failingLevel.map { "  fails at \($0.rawValue)" } ?? "")")
+            case .skipped(let reason): ("SKIP", .yellow, "\(id)  (\(reason))")
+            case .error(let problem): ("ERROR", .magenta, "\(id)  \(problem)")
+            case .expectedFailure(let reason): ("XFAIL", .yellow, "\(id)  (expected failure: \(reason))")
+            case .toleratedFailure(let reason): ("WARN", .yellow, "\(id)  \(time)  \(reason)")
+            }
         let line = label(verdict, colour) + String(repeating: " ", count: 7 - verdict.count) + shown(rest)
         guard let progress, progress.total > Self.progressThreshold else { return line }
         let done = String(progress.done)
@@ -43,7 +45,9 @@ public struct ConsoleReport: Sendable {
         switch result.verdict {
         case .passed, .skipped, .expectedFailure: return []
         case .failed, .error, .toleratedFailure:
-            var lines = ["       \(result.scenario.title) [\(result.scenario.level.rawValue); \(result.scenario.spec.joined(separator: ", "))]"]
+            var lines = [
+                "       \(result.scenario.title) [\(result.scenario.level.rawValue); \(result.scenario.spec.joined(separator: ", "))]"
+            ]
             for check in result.failedChecks {
                 lines.append("       ✗ \(check.leveledStatement)")
                 lines.append("           expected: \(check.expected)")
@@ -68,11 +72,14 @@ public struct ConsoleReport: Sendable {
         let width = max(4, rows.map(\.0.count).max() ?? 0)
         let columns = result.shownVerdicts.map { "  " + Self.columnName($0) }
         let header = "area".padding(toLength: width, withPad: " ", startingAt: 0) + columns.joined()
-        return [header] + rows.map { area, scenarios in
-            let counts = result.shownVerdicts.map { verdict in scenarios.count { $0.verdict == verdict } }
-            return area.padding(toLength: width, withPad: " ", startingAt: 0)
-                + zip(counts, columns).map { count, column in String(repeating: " ", count: max(0, column.count - String(count).count)) + String(count) }.joined()
-        }
+        return [header]
+            + rows.map { area, scenarios in
+                let counts = result.shownVerdicts.map { verdict in scenarios.count { $0.verdict == verdict } }
+                return area.padding(toLength: width, withPad: " ", startingAt: 0)
+                    + zip(counts, columns).map { count, column in
+                        String(repeating: " ", count: max(0, column.count - String(count).count)) + String(count)
+                    }.joined()
+            }
     }
 
     /// `11 scenarios against reference 0.1.0: 11 passed, 0 failed, 0 skipped, 0 errors in 0.116 s`.
@@ -92,7 +99,10 @@ public struct ConsoleReport: Sendable {
     }
 
     private enum Colour: Int {
-        case red = 31, green = 32, yellow = 33, magenta = 35
+        case red = 31
+        case green = 32
+        case yellow = 33
+        case magenta = 35
     }
 
     private func label(_ text: String, _ colour: Colour) -> String {

@@ -20,10 +20,18 @@ public enum JSONReport {
         decoder.dateDecodingStrategy = .iso8601
         struct FormatOnly: Decodable { var format: Int }
         guard let format = try? decoder.decode(FormatOnly.self, from: data).format else {
-            throw ResultFileProblem(file: file, message: "not a conformance result (a JSON object with \"format\": \(ConformanceResult.currentFormat) is expected)")
+            throw ResultFileProblem(
+                file: file,
+                message:
+                    "not a conformance result (a JSON object with \"format\": \(ConformanceResult.currentFormat) is expected)"
+            )
         }
         guard format == ConformanceResult.currentFormat else {
-            throw ResultFileProblem(file: file, message: "result format \(format) is not supported; this harness reads format \(ConformanceResult.currentFormat)")
+            throw ResultFileProblem(
+                file: file,
+                message:
+                    "result format \(format) is not supported; this harness reads format \(ConformanceResult.currentFormat)"
+            )
         }
         do {
             return try decoder.decode(ConformanceResult.self, from: data)
@@ -51,7 +59,8 @@ public enum JSONReport {
 
     /// `.client.refresh_window`, `.scenarios[2].id`: the keys as the file spells them.
     private static func path(_ keys: [any CodingKey]) -> String {
-        keys.isEmpty ? "the document" : keys.map { $0.intValue.map { "[\($0)]" } ?? ".\(snakeCase($0.stringValue))" }.joined()
+        keys.isEmpty
+            ? "the document" : keys.map { $0.intValue.map { "[\($0)]" } ?? ".\(snakeCase($0.stringValue))" }.joined()
     }
 
     private static func snakeCase(_ name: String) -> String {

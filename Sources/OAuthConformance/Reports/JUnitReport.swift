@@ -29,36 +29,49 @@ public struct JUnitReport: Sendable {
     public func render(_ result: ConformanceResult, attachmentDirectory: String? = nil) -> RenderedReport {
         var xml = XMLBuilder()
         var attachments: [ReportAttachment] = []
-        xml.start("testsuites", [
-            ("name", "OAuthConformance"),
-            ("tests", "\(result.scenarios.count)"),
-            ("failures", "\(result.count(.failed))"),
-            ("errors", "\(result.count(.error))"),
-            ("time", Self.seconds(milliseconds: result.milliseconds)),
-        ])
+        xml.start(
+            "testsuites",
+            [
+                ("name", "OAuthConformance"),
+                ("tests", "\(result.scenarios.count)"),
+                ("failures", "\(result.count(.failed))"),
+                ("errors", "\(result.count(.error))"),
+                ("time", Self.seconds(milliseconds: result.milliseconds)),
+            ]
+        )
         var position = 0
         var nameCounts: [String: Int] = [:]
         for (area, scenarios) in result.scenariosByArea {
-            xml.start("testsuite", [
-                ("name", area),
-                ("tests", "\(scenarios.count)"),
-                ("failures", "\(scenarios.count { $0.verdict == .failed })"),
-                ("errors", "\(scenarios.count { $0.verdict == .error })"),
-                // Expected failures are skipped cases, as pytest reports its xfail: shown, not failing the build.
-                ("skipped", "\(scenarios.count { $0.verdict == .skipped || $0.verdict == .expectedFailure })"),
-                ("time", Self.seconds(milliseconds: scenarios.reduce(0) { $0 + $1.milliseconds })),
-                ("timestamp", Self.timestamp(result.startedAt)),
-                ("hostname", "localhost"),
-            ])
+            xml.start(
+                "testsuite",
+                [
+                    ("name", area),
+                    ("tests", "\(scenarios.count)"),
+                    ("failures", "\(scenarios.count { $0.verdict == .failed })"),
+                    ("errors", "\(scenarios.count { $0.verdict == .error })"),
+                    // Expected failures are skipped cases, as pytest reports its xfail: shown, not failing the build.
+                    ("skipped", "\(scenarios.count { $0.verdict == .skipped || $0.verdict == .expectedFailure })"),
+                    ("time", Self.seconds(milliseconds: scenarios.reduce(0) { $0 + $1.milliseconds })),
+                    ("timestamp", Self.timestamp(result.startedAt)),
+                    ("hostname", "localhost"),
+                ]
+            )
             properties(result, into: &xml)
             for scenario in scenarios {
                 position += 1
-                let attachmentPath = attachmentDirectory.map { "\($0)/\(Self.attachmentName(scenario, position: position))" }
+                let attachmentPath = attachmentDirectory.map {
+                    "\($0)/\(Self.attachmentName(scenario, position: position))"
+                }
                 // `id: title`, with a counter when a scenario appears again: dashboards key cases by name.
                 let name = "\(scenario.id): \(scenario.title)"
                 nameCounts[name, default: 0] += 1
                 let count = nameCounts[name, default: 1]
-                if let attachment = testcase(scenario, name: count == 1 ? name : "\(name) (\(count))", attachmentPath: attachmentPath, into: &xml) {
+                if let attachment = testcase(
+                    scenario,
+                    name: count == 1 ? name : "\(name) (\(count))",
+                    attachmentPath: attachmentPath,
+                    into: &xml
+                ) {
                     attachments.append(attachment)
                 }
             }
@@ -86,8 +99,16 @@ public struct JUnitReport: Sendable {
     }
 
     /// Writes the case; returns the attachment it links to when a text had to be cut.
-    private func testcase(_ scenario: ScenarioRecord, name: String, attachmentPath: String?, into xml: inout XMLBuilder) -> ReportAttachment? {
-        xml.start("testcase", [("name", name), ("classname", scenario.area), ("time", Self.seconds(milliseconds: scenario.milliseconds))])
+    private func testcase(
+        _ scenario: ScenarioRecord,
+        name: String,
+        attachmentPath: String?,
+        into xml: inout XMLBuilder
+    ) -> ReportAttachment? {
+        xml.start(
+            "testcase",
+            [("name", name), ("classname", scenario.area), ("time", Self.seconds(milliseconds: scenario.milliseconds))]
+        )
         let explanation = scenario.explanation
         let cutExplanation = ReportText.truncated(explanation, to: outputLimit)
         let timeline = scenario.timeline?.joined(separator: "\n")
@@ -102,12 +123,19 @@ public struct JUnitReport: Sendable {
         case .failed:
             let failed = scenario.failedChecks
             let message = ReportText.capped(failed.map(\.summary).joined(separator: "; "), to: messageLimit)
-            xml.element("failure", [("message", message), ("type", failed.first?.kind ?? "check")], content: cutExplanation ?? explanation)
+            xml.element(
+                "failure",
+                [("message", message), ("type", failed.first?.kind ?? "check")],
+                content: cutExplanation ?? explanation
+            )
         case .skipped:
             let reason = ReportText.capped(scenario.reason ?? "skipped", to: messageLimit)
             xml.element("skipped", [("message", reason)], content: reason)
         case .expectedFailure:
-            let reason = ReportText.capped("expected failure: " + (scenario.reason ?? "listed in the profile"), to: messageLimit)
+            let reason = ReportText.capped(
+                "expected failure: " + (scenario.reason ?? "listed in the profile"),
+                to: messageLimit
+            )
             xml.element("skipped", [("message", reason)], content: cutExplanation ?? explanation)
         case .error:
             let problem = ReportText.capped(scenario.reason ?? "error", to: messageLimit)
@@ -117,8 +145,12 @@ public struct JUnitReport: Sendable {
         var attachment: ReportAttachment?
         var systemOut = scenario.verdict == .toleratedFailure ? cutExplanation ?? explanation : cutTimeline ?? timeline
         if wasCut, let attachmentPath {
-            attachment = ReportAttachment(path: attachmentPath, text: Self.fullTranscript(scenario, explanation: explanation))
-            systemOut = [systemOut, "The full transcript is in the attachment:", "[[ATTACHMENT|\(attachmentPath)]]"].compactMap { $0 }.joined(separator: "\n")
+            attachment = ReportAttachment(
+                path: attachmentPath,
+                text: Self.fullTranscript(scenario, explanation: explanation)
+            )
+            systemOut = [systemOut, "The full transcript is in the attachment:", "[[ATTACHMENT|\(attachmentPath)]]"]
+                .compactMap { $0 }.joined(separator: "\n")
         }
         if let systemOut { xml.element("system-out", content: systemOut) }
         if let output = scenario.clientOutput { xml.element("system-err", content: cutOutput ?? output) }
@@ -127,16 +159,21 @@ public struct JUnitReport: Sendable {
     }
 
     private static func fullTranscript(_ scenario: ScenarioRecord, explanation: String) -> String {
-        var sections = ["\(scenario.id): \(scenario.verdict.rawValue)\(scenario.reason.map { " (\($0))" } ?? "")", explanation]
+        var sections = [
+            "\(scenario.id): \(scenario.verdict.rawValue)\(scenario.reason.map { " (\($0))" } ?? "")", explanation,
+        ]
         if let output = scenario.clientOutput { sections += ["client output:\n" + output] }
         return sections.joined(separator: "\n\n") + "\n"
     }
 
     /// `003-refresh_keeps-refresh-token.txt`: numbered, so names never collide, and filesystem-safe.
     private static func attachmentName(_ scenario: ScenarioRecord, position: Int) -> String {
-        let safe = String(scenario.id.unicodeScalars.prefix(100).map { scalar in
-            CharacterSet.alphanumerics.contains(scalar) && scalar.isASCII || "-.".unicodeScalars.contains(scalar) ? Character(scalar) : "_"
-        })
+        let safe = String(
+            scenario.id.unicodeScalars.prefix(100).map { scalar in
+                CharacterSet.alphanumerics.contains(scalar) && scalar.isASCII || "-.".unicodeScalars.contains(scalar)
+                    ? Character(scalar) : "_"
+            }
+        )
         let number = String(position)
         return String(repeating: "0", count: max(0, 3 - number.count)) + number + "-" + safe + ".txt"
     }

@@ -17,12 +17,17 @@ public struct MarkdownReport: Sendable {
         var lines = ["## OAuth conformance: \(Self.html(ReportText.visible(result.client.label)))", ""]
         var context = ["harness \(result.harnessVersion)", "seed \(result.seed)"]
         if let shard = result.shard { context.append("shard \(shard)") }
-        lines.append("\(result.conforms ? "✅" : "❌") \(result.scenarios.count) scenarios: \(result.tally) "
-            + "in \(JUnitReport.seconds(milliseconds: result.milliseconds)) s (\(context.joined(separator: ", ")))"
-            + (result.interrupted ? " — **interrupted**" : ""))
+        lines.append(
+            "\(result.conforms ? "✅" : "❌") \(result.scenarios.count) scenarios: \(result.tally) "
+                + "in \(JUnitReport.seconds(milliseconds: result.milliseconds)) s (\(context.joined(separator: ", ")))"
+                + (result.interrupted ? " — **interrupted**" : "")
+        )
         let columns = result.shownVerdicts
         lines += [
-            "", "| Area | " + columns.map { $0.plural.prefix(1).uppercased() + $0.plural.dropFirst() }.joined(separator: " | ") + " |",
+            "",
+            "| Area | "
+                + columns.map { $0.plural.prefix(1).uppercased() + $0.plural.dropFirst() }.joined(separator: " | ")
+                + " |",
             "|---|" + String(repeating: "---:|", count: columns.count),
         ]
         for (area, scenarios) in result.scenariosByArea {
@@ -42,23 +47,31 @@ public struct MarkdownReport: Sendable {
         let expected = result.scenarios.filter { $0.verdict == .expectedFailure }
         if !expected.isEmpty {
             lines += ["", "### Expected failures", ""]
-            lines += expected.map { "- <code>\(Self.html($0.id))</code>: \(Self.html(ReportText.visible($0.reason ?? "expected failure")))" }
+            lines += expected.map {
+                "- <code>\(Self.html($0.id))</code>: \(Self.html(ReportText.visible($0.reason ?? "expected failure")))"
+            }
         }
         let skipped = result.scenarios.filter { $0.verdict == .skipped }
         if !skipped.isEmpty {
             lines += ["", "### Skipped", ""]
-            lines += skipped.map { "- <code>\(Self.html($0.id))</code>: \(Self.html(ReportText.visible($0.reason ?? "skipped")))" }
+            lines += skipped.map {
+                "- <code>\(Self.html($0.id))</code>: \(Self.html(ReportText.visible($0.reason ?? "skipped")))"
+            }
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
     private func details(_ scenario: ScenarioRecord) -> [String] {
-        let verdict = switch scenario.verdict {
-        case .failed: "❌ FAIL" + (scenario.failingLevel.map { " (\($0.rawValue))" } ?? "")
-        case .toleratedFailure: "⚠️ WARN" + (scenario.failingLevel.map { " (\($0.rawValue))" } ?? "")
-        default: "⚠️ ERROR"
-        }
-        let text = ReportText.capped(ReportText.visible(scenario.explanation, keepingLineBreaks: true), to: scenarioLimit)
+        let verdict =
+            switch scenario.verdict {
+            case .failed: "❌ FAIL" + (scenario.failingLevel.map { " (\($0.rawValue))" } ?? "")
+            case .toleratedFailure: "⚠️ WARN" + (scenario.failingLevel.map { " (\($0.rawValue))" } ?? "")
+            default: "⚠️ ERROR"
+            }
+        let text = ReportText.capped(
+            ReportText.visible(scenario.explanation, keepingLineBreaks: true),
+            to: scenarioLimit
+        )
         let fence = String(repeating: "`", count: max(3, Self.longestBacktickRun(in: text) + 1))
         return [
             "<details><summary>\(verdict) <code>\(Self.html(scenario.id))</code>: \(Self.html(scenario.title))</summary>",

@@ -13,18 +13,22 @@ public struct MatrixPage: Sendable {
         var details: [String] = []
         var page = Self.head
         page += "<h1>OAuth client conformance</h1>\n"
-        page += "<p class=\"meta\">\(results.count) client\(results.count == 1 ? "" : "s") × \(Self.scenarioRows(results).count) scenarios"
+        page +=
+            "<p class=\"meta\">\(results.count) client\(results.count == 1 ? "" : "s") × \(Self.scenarioRows(results).count) scenarios"
             + " · harness \(Self.escaped(Set(results.map(\.harnessVersion)).sorted().joined(separator: ", ")))</p>\n"
         page += summary(results)
         page += "<table class=\"matrix\">\n<thead><tr><th>Scenario</th><th>Level</th>"
-        page += results.map { "<th class=\"client\">\(Self.escaped($0.client.label))</th>" }.joined() + "</tr></thead>\n<tbody>\n"
+        page +=
+            results.map { "<th class=\"client\">\(Self.escaped($0.client.label))</th>" }.joined()
+            + "</tr></thead>\n<tbody>\n"
         var currentArea: String?
         for row in Self.scenarioRows(results) {
             if row.area != currentArea {
                 currentArea = row.area
                 page += "<tr class=\"area\"><th colspan=\"\(results.count + 2)\">\(Self.escaped(row.area))</th></tr>\n"
             }
-            page += "<tr><th class=\"scenario\"><code>\(Self.escaped(row.id))</code><div class=\"title\">\(Self.escaped(row.title))</div></th>"
+            page +=
+                "<tr><th class=\"scenario\"><code>\(Self.escaped(row.id))</code><div class=\"title\">\(Self.escaped(row.title))</div></th>"
             page += "<td class=\"level\">\(Self.escaped(row.level))</td>"
             for result in results {
                 guard let scenario = result.scenarios.first(where: { $0.id == row.id }) else {
@@ -33,9 +37,11 @@ public struct MatrixPage: Sendable {
                 }
                 let detail = "detail-\(details.count + 1)"
                 details.append(self.detail(scenario, client: result.client, id: detail))
-                page += "<td><button class=\"cell \(scenario.verdict.rawValue)\" data-detail=\"\(detail)\" "
+                page +=
+                    "<td><button class=\"cell \(scenario.verdict.rawValue)\" data-detail=\"\(detail)\" "
                     + "title=\"\(Self.escaped(result.client.label)): \(scenario.verdict.rawValue)"
-                    + (scenario.failingLevel.map { " at \($0.rawValue)" } ?? "") + "\">\(Self.label(scenario.verdict))</button></td>"
+                    + (scenario.failingLevel.map { " at \($0.rawValue)" } ?? "")
+                    + "\">\(Self.label(scenario.verdict))</button></td>"
             }
             page += "</tr>\n"
         }
@@ -46,11 +52,13 @@ public struct MatrixPage: Sendable {
     }
 
     private func summary(_ results: [ConformanceResult]) -> String {
-        var html = "<table class=\"summary\">\n<thead><tr><th>Client</th><th>Capabilities</th><th>Refresh window</th>"
+        var html =
+            "<table class=\"summary\">\n<thead><tr><th>Client</th><th>Capabilities</th><th>Refresh window</th>"
             + "<th>Passed</th><th>Failed</th><th>Skipped</th><th>Errors</th><th>Expected failures</th><th>Tolerated failures</th><th>Time</th></tr></thead>\n<tbody>\n"
         for result in results {
             let client = result.client
-            html += "<tr class=\"\(result.conforms ? "conforms" : "nonconforming")\"><th>\(Self.escaped(client.label))"
+            html +=
+                "<tr class=\"\(result.conforms ? "conforms" : "nonconforming")\"><th>\(Self.escaped(client.label))"
                 + (result.interrupted ? " <span class=\"note\">(interrupted)</span>" : "") + "</th>"
                 + "<td>\(Self.escaped(client.capabilities.joined(separator: ", ")))</td><td>\(Self.escaped(client.refreshWindow ?? "none"))</td>"
                 + VerdictRecord.allCases.map { "<td class=\"count \($0.rawValue)\">\(result.count($0))</td>" }.joined()
@@ -62,10 +70,14 @@ public struct MatrixPage: Sendable {
     /// A cell's explanation, kept in a template until the cell is opened.
     private func detail(_ scenario: ScenarioRecord, client: ClientRecord, id: String) -> String {
         var html = "<template id=\"\(id)\">"
-        html += "<h2><span class=\"cell \(scenario.verdict.rawValue)\">\(Self.label(scenario.verdict))</span> \(Self.escaped(scenario.id))</h2>"
-        html += "<p class=\"client\">\(Self.escaped(client.label)) · \(Self.escaped(scenario.level)) · \(Self.escaped(scenario.spec.joined(separator: ", ")))"
+        html +=
+            "<h2><span class=\"cell \(scenario.verdict.rawValue)\">\(Self.label(scenario.verdict))</span> \(Self.escaped(scenario.id))</h2>"
+        html +=
+            "<p class=\"client\">\(Self.escaped(client.label)) · \(Self.escaped(scenario.level)) · \(Self.escaped(scenario.spec.joined(separator: ", ")))"
             + " · \(scenario.milliseconds) ms</p>"
-        if let reason = scenario.reason { html += "<p class=\"reason\">\(Self.escaped(ReportText.capped(reason, to: cellLimit)))</p>" }
+        if let reason = scenario.reason {
+            html += "<p class=\"reason\">\(Self.escaped(ReportText.capped(reason, to: cellLimit)))</p>"
+        }
         let text = ReportText.capped(scenario.explanation, to: cellLimit)
         html += "<pre>\(Self.escaped(text))</pre>"
         if let output = scenario.clientOutput {

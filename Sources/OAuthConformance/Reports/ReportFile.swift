@@ -21,8 +21,13 @@ public struct ReportAttachment: Sendable, Equatable {
 public enum ReportFile {
     public static func write(_ text: String, to path: String) throws {
         let target = URL(fileURLWithPath: path)
-        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString).tmp")
+        try FileManager.default.createDirectory(
+            at: target.deletingLastPathComponent(),
+            withIntermediateDirectories: true
+        )
+        let temporary = target.deletingLastPathComponent().appendingPathComponent(
+            ".\(target.lastPathComponent).\(UUID().uuidString).tmp"
+        )
         try Data(text.utf8).write(to: temporary)
         if rename(temporary.path, target.path) != 0 {
             let code = errno

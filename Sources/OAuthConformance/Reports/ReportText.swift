@@ -69,7 +69,9 @@ public enum ReportText {
                 while let parameter = scalars.next(), !(0x40...0x7E).contains(parameter.value) {}
             case "]"?:
                 var previous: Unicode.Scalar = " "
-                while let part = scalars.next(), part != "\u{7}", !(previous == "\u{1B}" && part == "\\") { previous = part }
+                while let part = scalars.next(), part != "\u{7}", !(previous == "\u{1B}" && part == "\\") {
+                    previous = part
+                }
             default:
                 break
             }

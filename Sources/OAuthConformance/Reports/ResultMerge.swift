@@ -4,7 +4,9 @@ import Foundation
 /// client name, version and profile) become one result; different clients stay side by side, in
 /// the order their files were given.
 public enum ResultMerge {
-    public static func merge(_ files: [(file: String, result: ConformanceResult)]) throws(ResultFileProblem) -> [ConformanceResult] {
+    public static func merge(
+        _ files: [(file: String, result: ConformanceResult)]
+    ) throws(ResultFileProblem) -> [ConformanceResult] {
         var clients: [ClientRecord] = []
         var parts: [ClientRecord: [(file: String, result: ConformanceResult)]] = [:]
         for part in files {
@@ -19,7 +21,9 @@ public enum ResultMerge {
     }
 
     /// One client's parts (at least one) as one run: every scenario once, the time from the first start to the last end.
-    private static func combine(_ parts: [(file: String, result: ConformanceResult)]) throws(ResultFileProblem) -> ConformanceResult {
+    private static func combine(
+        _ parts: [(file: String, result: ConformanceResult)]
+    ) throws(ResultFileProblem) -> ConformanceResult {
         var combined = parts[0].result
         guard parts.count > 1 else { return combined }
         var firstFile: [String: String] = [:]
@@ -27,12 +31,17 @@ public enum ResultMerge {
             guard result.seed == combined.seed, result.harnessVersion == combined.harnessVersion else {
                 throw ResultFileProblem(
                     file: file,
-                    message: "\(result.client.label) ran with harness \(result.harnessVersion) seed \(result.seed), but \(parts[0].file) with harness \(combined.harnessVersion) seed \(combined.seed); parts of one run must match"
+                    message:
+                        "\(result.client.label) ran with harness \(result.harnessVersion) seed \(result.seed), but \(parts[0].file) with harness \(combined.harnessVersion) seed \(combined.seed); parts of one run must match"
                 )
             }
             for scenario in result.scenarios {
                 if let earlier = firstFile[scenario.id] {
-                    throw ResultFileProblem(file: file, message: "scenario \(scenario.id) for \(result.client.label) is also in \(earlier); shards must not overlap")
+                    throw ResultFileProblem(
+                        file: file,
+                        message:
+                            "scenario \(scenario.id) for \(result.client.label) is also in \(earlier); shards must not overlap"
+                    )
                 }
                 firstFile[scenario.id] = file
             }

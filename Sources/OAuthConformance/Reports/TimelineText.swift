@@ -12,9 +12,14 @@ public enum TimelineText {
     public static func lines(for transcript: Transcript, marking marked: Set<Int> = []) -> [String] {
         var lines: [String] = []
         var shown = Set<Int>()
-        let entriesBySequence = Dictionary(transcript.journal.map { ($0.sequence, $0) }, uniquingKeysWith: { first, _ in first })
+        let entriesBySequence = Dictionary(
+            transcript.journal.map { ($0.sequence, $0) },
+            uniquingKeysWith: { first, _ in first }
+        )
         for record in transcript.steps {
-            lines.append("t=\(instant(record.startedAt))  step \(record.number): \(record.step.action.text) → \(describe(record.result))")
+            lines.append(
+                "t=\(instant(record.startedAt))  step \(record.number): \(record.step.action.text) → \(describe(record.result))"
+            )
             for sequence in record.journalSequences.map(Array.init) ?? [] {
                 guard let entry = entriesBySequence[sequence] else { continue }
                 shown.insert(sequence)
@@ -41,7 +46,8 @@ public enum TimelineText {
                 + (failure.errorType.map { " [\($0)]" } ?? "")
         case .clients(let outcomes): Tally.text(outcomes.map { describe(.client($0)) })
         case .waited(let amount): "waited \(DurationText.format(amount)) of real time"
-        case .revoked(let tokens): tokens.isEmpty ? "nothing to revoke" : "revoked " + tokens.map(\.description).joined(separator: ", ")
+        case .revoked(let tokens):
+            tokens.isEmpty ? "nothing to revoke" : "revoked " + tokens.map(\.description).joined(separator: ", ")
         }
     }
 
@@ -52,7 +58,8 @@ public enum TimelineText {
             text = "\(entry.request.method) \(entry.request.target)"
         } else if entry.endpoint == .token {
             let shown = entry.request.formFields.map { field in
-                ["password", "client_secret"].contains(field.name) ? "\(field.name)=***" : "\(field.name)=\(field.value)"
+                ["password", "client_secret"].contains(field.name)
+                    ? "\(field.name)=***" : "\(field.name)=\(field.value)"
             }
             if !shown.isEmpty { text += " " + shown.joined(separator: " ") }
         } else if let bearer = entry.request.bearerToken {

@@ -19,7 +19,10 @@ public enum ConformanceTest {
     /// client and writes the JUnit report when `junit` names a file.
     @discardableResult
     public static func run(
-        _ client: any ClientFactory, scenarios paths: [String] = ["Scenarios"], junit: String? = nil, runner: ScenarioRunner = ScenarioRunner()
+        _ client: any ClientFactory,
+        scenarios paths: [String] = ["Scenarios"],
+        junit: String? = nil,
+        runner: ScenarioRunner = ScenarioRunner()
     ) async throws -> SuiteRun {
         let loaded = ScenarioLoader.load(paths: paths)
         guard !loaded.hasErrors else { throw ScenarioFilesInvalid(diagnostics: loaded.diagnostics) }

@@ -22,11 +22,15 @@ public struct ExpectedFailures: Sendable {
             held.verdict = .expectedFailure(reason: entry.reason)
         case .passed:
             held.verdict = .failed
-            held.checks.append(CheckResult(
-                kind: "expected_failure", statement: "listed in the profile's expected_failures as \"\(entry.scenario)\"",
-                passed: false, expected: "the scenario fails (\(entry.reason))",
-                observed: "it passed: remove it from expected_failures"
-            ))
+            held.checks.append(
+                CheckResult(
+                    kind: "expected_failure",
+                    statement: "listed in the profile's expected_failures as \"\(entry.scenario)\"",
+                    passed: false,
+                    expected: "the scenario fails (\(entry.reason))",
+                    observed: "it passed: remove it from expected_failures"
+                )
+            )
         case .error, .skipped, .expectedFailure, .toleratedFailure:
             // An entry names a known gap in behaviour; an error is no verdict on behaviour at all
             // (a missing interpreter, a crashed adapter) and must stay visible as one.

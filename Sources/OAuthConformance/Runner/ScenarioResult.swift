@@ -16,7 +16,13 @@ public struct ScenarioResult: Sendable {
     /// A scenario the run was stopped before it could judge: an error, since nothing was judged.
     public static func interrupted(_ scenario: Scenario, wasRunning: Bool, wallTime: Duration) -> ScenarioResult {
         let problem = wasRunning ? "interrupted while it was running" : "interrupted before it started"
-        return ScenarioResult(scenario: scenario, verdict: .error(problem), checks: [], transcript: nil, wallTime: wallTime)
+        return ScenarioResult(
+            scenario: scenario,
+            verdict: .error(problem),
+            checks: [],
+            transcript: nil,
+            wallTime: wallTime
+        )
     }
 }
 

@@ -13,7 +13,11 @@ public struct ScenarioRunner: Sendable {
     /// fails only below it is a tolerated failure. POLICY, the default, lets every failure count.
     public var failOn: Level
 
-    public init(stepTimeout: Duration = .seconds(20), scenarioTimeout: Duration = .seconds(300), failOn: Level = .policy) {
+    public init(
+        stepTimeout: Duration = .seconds(20),
+        scenarioTimeout: Duration = .seconds(300),
+        failOn: Level = .policy
+    ) {
         self.stepTimeout = stepTimeout
         self.scenarioTimeout = scenarioTimeout
         self.failOn = failOn
@@ -26,10 +30,13 @@ public struct ScenarioRunner: Sendable {
 
     /// A failure whose failed checks all sit below `failOn` becomes a tolerated failure.
     private func tolerated(_ result: ScenarioResult) -> ScenarioResult {
-        guard result.verdict == .failed, let level = result.failingLevel, level.strictness < failOn.strictness else { return result }
+        guard result.verdict == .failed, let level = result.failingLevel, level.strictness < failOn.strictness else {
+            return result
+        }
         var held = result
         held.verdict = .toleratedFailure(
-            reason: "fails at \(level.rawValue) only, below the level the run fails on (--fail-on \(failOn.rawValue.lowercased()))"
+            reason:
+                "fails at \(level.rawValue) only, below the level the run fails on (--fail-on \(failOn.rawValue.lowercased()))"
         )
         return held
     }
@@ -37,11 +44,19 @@ public struct ScenarioRunner: Sendable {
     private func judge(_ scenario: Scenario, with factory: any ClientFactory) async -> ScenarioResult {
         let started = ContinuousClock.now
         func result(_ verdict: Verdict, checks: [CheckResult] = [], transcript: Transcript? = nil) -> ScenarioResult {
-            ScenarioResult(scenario: scenario, verdict: verdict, checks: checks, transcript: transcript, wallTime: ContinuousClock.now - started)
+            ScenarioResult(
+                scenario: scenario,
+                verdict: verdict,
+                checks: checks,
+                transcript: transcript,
+                wallTime: ContinuousClock.now - started
+            )
         }
         let missing = scenario.requiredCapabilities.filter { !factory.profile.capabilities.contains($0) }
         guard missing.isEmpty else {
-            return result(.skipped(reason: "the client does not declare \(missing.map(\.rawValue).joined(separator: ", "))"))
+            return result(
+                .skipped(reason: "the client does not declare \(missing.map(\.rawValue).joined(separator: ", "))")
+            )
         }
 
         let clock = VirtualClock()
@@ -52,7 +67,9 @@ public struct ScenarioRunner: Sendable {
         } catch {
             return result(.error("the mock provider could not start: \(error)"))
         }
-        let storage = FileManager.default.temporaryDirectory.appendingPathComponent("oauth-conformance-client-\(UUID().uuidString)")
+        let storage = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "oauth-conformance-client-\(UUID().uuidString)"
+        )
         defer { try? FileManager.default.removeItem(at: storage) }
         do {
             try FileManager.default.createDirectory(at: storage, withIntermediateDirectories: true)
@@ -61,10 +78,16 @@ public struct ScenarioRunner: Sendable {
             return result(.error("could not create the client's storage directory: \(error)"))
         }
         let environment = ClientEnvironment(
-            tokenEndpointURL: server.tokenEndpointURL, authorizationEndpointURL: server.baseURL + Endpoint.authorize.path,
-            resourceBaseURL: server.baseURL, issuer: provider.issuer, redirectURI: Self.redirectURI(registered: scenario.provider.redirectURIs),
-            client: scenario.provider.client, user: scenario.provider.user, clock: clock,
-            caCertificateFile: server.caCertificateFile, pinnedPublicKeySHA256: server.pki?.pinnedPublicKeySHA256,
+            tokenEndpointURL: server.tokenEndpointURL,
+            authorizationEndpointURL: server.baseURL + Endpoint.authorize.path,
+            resourceBaseURL: server.baseURL,
+            issuer: provider.issuer,
+            redirectURI: Self.redirectURI(registered: scenario.provider.redirectURIs),
+            client: scenario.provider.client,
+            user: scenario.provider.user,
+            clock: clock,
+            caCertificateFile: server.caCertificateFile,
+            pinnedPublicKeySHA256: server.pki?.pinnedPublicKeySHA256,
             storageDirectory: storage
         )
         let client: any ClientUnderTest
@@ -76,8 +99,13 @@ public struct ScenarioRunner: Sendable {
         }
 
         var execution = StepExecution(
-            client: client, provider: provider, environment: environment, profile: factory.profile,
-            stepTimeout: stepTimeout, deadline: started + scenarioTimeout, scenarioTimeout: scenarioTimeout
+            client: client,
+            provider: provider,
+            environment: environment,
+            profile: factory.profile,
+            stepTimeout: stepTimeout,
+            deadline: started + scenarioTimeout,
+            scenarioTimeout: scenarioTimeout
         )
         let stop = await execution.perform(scenario.steps)
         let output = await client.capturedOutput()
@@ -87,12 +115,17 @@ public struct ScenarioRunner: Sendable {
         await server.shutdown()
 
         let transcript = Transcript(
-            steps: execution.records, journal: provider.journal.entries,
-            issuedTokens: provider.issuedTokens, profile: factory.profile, clientOutput: output
+            steps: execution.records,
+            journal: provider.journal.entries,
+            issuedTokens: provider.issuedTokens,
+            profile: factory.profile,
+            clientOutput: output
         )
         let evaluator = ExpectationEvaluator(transcript: transcript)
         var checks = evaluator.evaluate(scenario)
-        if let endFault { return result(.error("ending the scenario (end): \(endFault)"), checks: checks, transcript: transcript) }
+        if let endFault {
+            return result(.error("ending the scenario (end): \(endFault)"), checks: checks, transcript: transcript)
+        }
         switch stop {
         case .fault(let problem)?:
             return result(.error(problem), checks: checks, transcript: transcript)
@@ -127,8 +160,13 @@ private struct StepExecution {
     private(set) var records: [StepRecord] = []
 
     init(
-        client: any ClientUnderTest, provider: MockProvider, environment: ClientEnvironment, profile: ClientProfile,
-        stepTimeout: Duration, deadline: ContinuousClock.Instant, scenarioTimeout: Duration
+        client: any ClientUnderTest,
+        provider: MockProvider,
+        environment: ClientEnvironment,
+        profile: ClientProfile,
+        stepTimeout: Duration,
+        deadline: ContinuousClock.Instant,
+        scenarioTimeout: Duration
     ) {
         self.client = client
         self.provider = provider
@@ -151,7 +189,15 @@ private struct StepExecution {
             let sequences = lastSequence >= firstSequence ? firstSequence...lastSequence : nil
             switch outcome {
             case .success(let result):
-                records.append(StepRecord(number: number, step: step, startedAt: startedAt, result: result, journalSequences: sequences))
+                records.append(
+                    StepRecord(
+                        number: number,
+                        step: step,
+                        startedAt: startedAt,
+                        result: result,
+                        journalSequences: sequences
+                    )
+                )
                 if let reason = Self.unsupportedGrant(step, result) { return .unsupported("\(label): \(reason)") }
             case .failure(let problem):
                 if let token = problem.unissued { return .preconditionUnmet(step: label, token: token) }
@@ -170,7 +216,7 @@ private struct StepExecution {
     /// a skip, not a failure.
     private static func unsupportedGrant(_ step: Step, _ result: StepResult) -> String? {
         guard case .client(.login(let grant)) = step.action, case .client(.failure(let failure)) = result,
-              failure.category == .unsupported
+            failure.category == .unsupported
         else { return nil }
         if case .fails(.unsupported?, _)? = step.expectedOutcome { return nil }
         return "the client does not support the \(grant.rawValue) grant (it answered unsupported: \(failure.message))"
@@ -205,11 +251,16 @@ private struct StepExecution {
             let context = TimeContext(issuedTokens: provider.issuedTokens, clientRefreshWindow: profile.refreshWindow)
             switch expression.evaluate(in: context) {
             case .failure(let problem):
-                return .failure(StepProblem(message: "cannot compute \(expression): \(problem.message)", unissued: problem.unissued))
+                return .failure(
+                    StepProblem(message: "cannot compute \(expression): \(problem.message)", unissued: problem.unissued)
+                )
             case .success(let instant) where instant < provider.clock.elapsed:
-                return .failure(StepProblem(
-                    message: "\(expression) is t=\(TimelineText.instant(instant)), already past (now t=\(TimelineText.instant(provider.clock.elapsed)))"
-                ))
+                return .failure(
+                    StepProblem(
+                        message:
+                            "\(expression) is t=\(TimelineText.instant(instant)), already past (now t=\(TimelineText.instant(provider.clock.elapsed)))"
+                    )
+                )
             case .success(let instant):
                 provider.clock.advance(to: instant)
                 return await clockAdvanced()
@@ -270,7 +321,10 @@ private struct StepExecution {
     /// The client names the authorization URL, the browser visits it (the provider plays the
     /// consenting user), and the client gets the redirect. A provider that does not redirect
     /// leaves the user stuck, which the client cannot notice: the step fails with what the page said.
-    private static func authorize(_ client: any ClientUnderTest, through browser: AuthorizationBrowser) async -> ClientOutcome {
+    private static func authorize(
+        _ client: any ClientUnderTest,
+        through browser: AuthorizationBrowser
+    ) async -> ClientOutcome {
         let url: String
         switch await client.authorizationURL() {
         case .success(let produced): url = produced
@@ -280,29 +334,45 @@ private struct StepExecution {
         do {
             visit = try await browser.open(url)
         } catch {
-            return .failure(ClientFailure(.protocolViolation, message: "the browser could not open the client's authorization URL \(url): \(error)"))
+            return .failure(
+                ClientFailure(
+                    .protocolViolation,
+                    message: "the browser could not open the client's authorization URL \(url): \(error)"
+                )
+            )
         }
         switch visit {
         case .redirected(let redirect):
             return await client.completeAuthorization(redirectURL: redirect)
         case .stopped(let status, let body):
-            return .failure(ClientFailure(
-                .protocolViolation,
-                message: "the provider answered the authorization URL with \(status) and no redirect: \(body.prefix(200))"
-            ))
+            return .failure(
+                ClientFailure(
+                    .protocolViolation,
+                    message:
+                        "the provider answered the authorization URL with \(status) and no redirect: \(body.prefix(200))"
+                )
+            )
         }
     }
 
-    private func withinStepTimeout<Value: Sendable>(_ operation: @escaping @Sendable () async -> Value) async -> Result<Value, StepProblem> {
+    private func withinStepTimeout<Value: Sendable>(
+        _ operation: @escaping @Sendable () async -> Value
+    ) async -> Result<Value, StepProblem> {
         let remaining = deadline - ContinuousClock.now
         guard remaining > .zero else {
-            return .failure(StepProblem(message: "the scenario ran out of its \(DurationText.format(scenarioTimeout)) of real time"))
+            return .failure(
+                StepProblem(message: "the scenario ran out of its \(DurationText.format(scenarioTimeout)) of real time")
+            )
         }
         let limit = min(stepTimeout, remaining)
         guard let value = await withDeadline(limit, operation) else {
-            return .failure(StepProblem(message: limit < stepTimeout
-                ? "the scenario ran out of its \(DurationText.format(scenarioTimeout)) of real time"
-                : "the client did not answer within \(DurationText.format(stepTimeout)) of real time"))
+            return .failure(
+                StepProblem(
+                    message: limit < stepTimeout
+                        ? "the scenario ran out of its \(DurationText.format(scenarioTimeout)) of real time"
+                        : "the client did not answer within \(DurationText.format(stepTimeout)) of real time"
+                )
+            )
         }
         return .success(value)
     }

@@ -10,15 +10,23 @@ public struct Selftest: Sendable {
     public var jobs: Int
     public var defects: [DefectiveClient]
 
-    public init(scenarioRunner: ScenarioRunner = ScenarioRunner(), jobs: Int = 1, defects: [DefectiveClient] = DefectiveClient.catalogue) {
+    public init(
+        scenarioRunner: ScenarioRunner = ScenarioRunner(),
+        jobs: Int = 1,
+        defects: [DefectiveClient] = DefectiveClient.catalogue
+    ) {
         self.scenarioRunner = scenarioRunner
         self.jobs = max(1, jobs)
         self.defects = defects
     }
 
     /// Runs every scenario against the reference client and each defective client.
-    public func run(_ scenarios: [Scenario], reference: ReferenceClientFactory = ReferenceClientFactory()) async -> SelftestReport {
-        let clients: [(factory: ReferenceClientFactory, defect: DefectiveClient?)] = [(reference, nil)] + defects.map { ($0.factory, $0) }
+    public func run(
+        _ scenarios: [Scenario],
+        reference: ReferenceClientFactory = ReferenceClientFactory()
+    ) async -> SelftestReport {
+        let clients: [(factory: ReferenceClientFactory, defect: DefectiveClient?)] =
+            [(reference, nil)] + defects.map { ($0.factory, $0) }
         let runs = clients.indices.flatMap { client in scenarios.indices.map { (client, $0) } }
         var results = Array(repeating: [ScenarioResult?](repeating: nil, count: scenarios.count), count: clients.count)
         let runner = scenarioRunner
@@ -86,27 +94,38 @@ public struct SelftestReport: Sendable {
 
     /// The table `conformance selftest` prints: client, bug, the scenarios that caught it, verdict.
     public func table(shownScenarios: Int = 2) -> [String] {
-        let rows = [["client", "bug", "caught by", "verdict"]] + ([reference] + defects).map { row in
-            [row.client, row.defect?.bug ?? "none (the conforming reference client)", caughtBy(row, shown: shownScenarios), row.verdict]
-        }
+        let rows =
+            [["client", "bug", "caught by", "verdict"]]
+            + ([reference] + defects).map { row in
+                [
+                    row.client, row.defect?.bug ?? "none (the conforming reference client)",
+                    caughtBy(row, shown: shownScenarios), row.verdict,
+                ]
+            }
         let widths = (0..<3).map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { cells in
-            (0..<3).map { cells[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ") + "  " + cells[3]
+            (0..<3).map { cells[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ")
+                + "  " + cells[3]
         }
     }
 
     public var summary: String {
         let passed = reference.results.count { $0.verdict == .passed }
         let skipped = reference.results.count { if case .skipped = $0.verdict { true } else { false } }
-        return "reference client: \(passed) of \(reference.results.count) scenarios passed\(skipped > 0 ? ", \(skipped) skipped" : "")"
-            + (reference.isAsExpected ? "" : " (failed: \((reference.failedScenarios + reference.erroredScenarios).joined(separator: ", ")))")
+        return
+            "reference client: \(passed) of \(reference.results.count) scenarios passed\(skipped > 0 ? ", \(skipped) skipped" : "")"
+            + (reference.isAsExpected
+                ? "" : " (failed: \((reference.failedScenarios + reference.erroredScenarios).joined(separator: ", ")))")
             + "; mutation score \(mutationScore)% (\(caughtCount) of \(defects.count) defective clients caught)"
     }
 
     private func caughtBy(_ row: SelftestRow, shown: Int) -> String {
-        guard row.defect != nil else { return "\(row.results.count { $0.verdict == .passed }) of \(row.results.count) passed" }
+        guard row.defect != nil else {
+            return "\(row.results.count { $0.verdict == .passed }) of \(row.results.count) passed"
+        }
         let failed = row.failedScenarios
         guard !failed.isEmpty else { return "no scenario" }
-        return failed.prefix(shown).joined(separator: ", ") + (failed.count > shown ? " (+\(failed.count - shown) more)" : "")
+        return failed.prefix(shown).joined(separator: ", ")
+            + (failed.count > shown ? " (+\(failed.count - shown) more)" : "")
     }
 }

@@ -24,7 +24,9 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
 
     /// The scenarios of this part, in the order given.
     public func select(_ scenarios: [Scenario]) -> [Scenario] {
-        let ids = Set(scenarios.map(\.id).sorted().enumerated().filter { $0.offset % count == index - 1 }.map(\.element))
+        let ids = Set(
+            scenarios.map(\.id).sorted().enumerated().filter { $0.offset % count == index - 1 }.map(\.element)
+        )
         return scenarios.filter { ids.contains($0.id) }
     }
 }

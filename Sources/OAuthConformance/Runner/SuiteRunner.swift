@@ -18,7 +18,9 @@ public struct SuiteRunner: Sendable {
     }
 
     public func run(
-        _ scenarios: [Scenario], with factory: any ClientFactory, onResult: (ScenarioResult) -> Void = { _ in }
+        _ scenarios: [Scenario],
+        with factory: any ClientFactory,
+        onResult: (ScenarioResult) -> Void = { _ in }
     ) async -> SuiteRun {
         let startedAt = Date()
         let started = ContinuousClock.now
@@ -35,7 +37,11 @@ public struct SuiteRunner: Sendable {
                 group.addTask {
                     let scenarioStarted = ContinuousClock.now
                     let result = await Self.unlessCancelled { await runner.run(scenario, with: factory) }
-                    return (index, result ?? .interrupted(scenario, wasRunning: true, wallTime: ContinuousClock.now - scenarioStarted))
+                    return (
+                        index,
+                        result
+                            ?? .interrupted(scenario, wasRunning: true, wallTime: ContinuousClock.now - scenarioStarted)
+                    )
                 }
             }
             for _ in 0..<jobs { startNext() }
@@ -52,14 +58,21 @@ public struct SuiteRunner: Sendable {
             finished[index] = .interrupted(scenarios[index], wasRunning: false, wallTime: .zero)
         }
         for result in finished[reported...].compactMap({ $0 }) { onResult(result) }
-        var run = SuiteRun(profile: factory.profile, results: finished.compactMap { $0 }, startedAt: startedAt, wallTime: ContinuousClock.now - started)
+        var run = SuiteRun(
+            profile: factory.profile,
+            results: finished.compactMap { $0 },
+            startedAt: startedAt,
+            wallTime: ContinuousClock.now - started
+        )
         run.interrupted = Task.isCancelled
         return run
     }
 
     /// Runs `operation` in a task of its own and waits for it, unless the calling task is
     /// cancelled first: then the operation is cancelled and left behind, and `nil` returned at once.
-    private static func unlessCancelled<Value: Sendable>(_ operation: @escaping @Sendable () async -> Value) async -> Value? {
+    private static func unlessCancelled<Value: Sendable>(
+        _ operation: @escaping @Sendable () async -> Value
+    ) async -> Value? {
         let pending = Mutex<CheckedContinuation<Value?, Never>?>(nil)
         let work = Mutex<Task<Void, Never>?>(nil)
         let finish: @Sendable (Value?) -> Void = { value in

@@ -11,7 +11,13 @@ public struct Transcript: Sendable {
     /// way it is driven captures any; reports show it beside the timeline.
     public var clientOutput: String?
 
-    public init(steps: [StepRecord], journal: [JournalEntry], issuedTokens: [IssuedToken], profile: ClientProfile, clientOutput: String? = nil) {
+    public init(
+        steps: [StepRecord],
+        journal: [JournalEntry],
+        issuedTokens: [IssuedToken],
+        profile: ClientProfile,
+        clientOutput: String? = nil
+    ) {
         self.steps = steps
         self.journal = journal
         self.issuedTokens = issuedTokens

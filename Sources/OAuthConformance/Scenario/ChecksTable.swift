@@ -31,7 +31,8 @@ public enum ChecksTable {
             guard !inArea.isEmpty else { continue }
             lines += [
                 "", "## \(area.rawValue) (\(inArea.count))", "",
-                "| id | the provider | a conforming client | level | checks, each at its level | source |", "|---|---|---|---|---|---|",
+                "| id | the provider | a conforming client | level | checks, each at its level | source |",
+                "|---|---|---|---|---|---|",
             ]
             lines += inArea.map { scenario in
                 let cells = [
@@ -53,11 +54,16 @@ public enum ChecksTable {
         if settings.tokens.accessLifetime != TokenPolicy().accessLifetime {
             parts.append("access tokens live \(DurationText.format(settings.tokens.accessLifetime))")
         }
-        if let refreshLifetime = settings.tokens.refreshLifetime { parts.append("refresh tokens live \(DurationText.format(refreshLifetime))") }
+        if let refreshLifetime = settings.tokens.refreshLifetime {
+            parts.append("refresh tokens live \(DurationText.format(refreshLifetime))")
+        }
         if settings.tokens.rotateRefreshTokens { parts.append("rotates refresh tokens, reuse revokes the family") }
         if let skew = ScenarioExplanation.clockSkew(settings) { parts.append(skew) }
         if !settings.tokens.revokeAllAt.isEmpty {
-            parts.append("revokes every token at " + settings.tokens.revokeAllAt.map { "t=\(TimelineText.instant($0))" }.joined(separator: ", "))
+            parts.append(
+                "revokes every token at "
+                    + settings.tokens.revokeAllAt.map { "t=\(TimelineText.instant($0))" }.joined(separator: ", ")
+            )
         }
         parts += settings.rules.map(ScenarioExplanation.ruleText)
         return parts.isEmpty ? "behaves correctly" : parts.joined(separator: "; ")

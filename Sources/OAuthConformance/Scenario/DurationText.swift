@@ -2,7 +2,9 @@ import Foundation
 
 /// Durations as people write them in scenario files: `250ms`, `120s`, `5m`, `1h30m`, `1d`.
 public enum DurationText {
-    static let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86_400)]
+    static let units: [(suffix: String, seconds: Double)] = [
+        ("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86_400),
+    ]
 
     /// Parses a duration; the error says what a valid one looks like.
     public static func parse(_ text: String) -> Result<Duration, DurationSyntaxError> {
@@ -36,7 +38,8 @@ public enum DurationText {
         let sign = milliseconds < 0 ? "-" : ""
         milliseconds = abs(milliseconds)
         var parts: [String] = []
-        for (suffix, unitMilliseconds) in [("h", Int64(3_600_000)), ("m", 60_000), ("s", 1000), ("ms", 1)] where milliseconds >= unitMilliseconds {
+        for (suffix, unitMilliseconds) in [("h", Int64(3_600_000)), ("m", 60_000), ("s", 1000), ("ms", 1)]
+        where milliseconds >= unitMilliseconds {
             parts.append("\(milliseconds / unitMilliseconds)\(suffix)")
             milliseconds %= unitMilliseconds
         }

@@ -51,7 +51,8 @@ public enum Expectation: Sendable, Equatable {
         case .never(let filter, let carrying):
             (filter == RequestFilter() ? "no request" : "no \(filter)") + (carrying.map { " \($0.phrase)" } ?? "")
         case .parameters(let filter, let call, let requirements):
-            "\(filter.described(plural: false, number: call)) has " + requirements.map(\.description).joined(separator: ", ")
+            "\(filter.described(plural: false, number: call)) has "
+                + requirements.map(\.description).joined(separator: ", ")
         case .errorsRevealNoCredentials:
             "no error the client reports quotes a token, the client secret or the user's password"
         }
@@ -100,7 +101,13 @@ public struct RequestFilter: Sendable, Equatable, CustomStringConvertible {
     /// The bearer credential the request carried in its `Authorization` header, or that it carried none.
     public var bearer: BearerFilter?
 
-    public init(endpoint: Endpoint? = nil, grant: GrantType? = nil, status: Int? = nil, origin: Listener? = nil, bearer: BearerFilter? = nil) {
+    public init(
+        endpoint: Endpoint? = nil,
+        grant: GrantType? = nil,
+        status: Int? = nil,
+        origin: Listener? = nil,
+        bearer: BearerFilter? = nil
+    ) {
         self.endpoint = endpoint
         self.grant = grant
         self.status = status

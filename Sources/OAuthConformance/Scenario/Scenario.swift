@@ -31,10 +31,21 @@ public struct Scenario: Sendable, Equatable {
     public var file: String?
 
     public init(
-        id: String, title: String, summary: String? = nil, area: Area, level: Level, spec: [String] = [], tags: [String] = [],
-        requires: [Capability] = [], provider: ProviderSettings = .init(), steps: [Step], expectations: [Expectation],
-        expectationLevels: [Int: Level] = [:], expectationRequirements: [Int: [Capability]] = [:],
-        parameters: [String: String] = [:], file: String? = nil
+        id: String,
+        title: String,
+        summary: String? = nil,
+        area: Area,
+        level: Level,
+        spec: [String] = [],
+        tags: [String] = [],
+        requires: [Capability] = [],
+        provider: ProviderSettings = .init(),
+        steps: [Step],
+        expectations: [Expectation],
+        expectationLevels: [Int: Level] = [:],
+        expectationRequirements: [Int: [Capability]] = [:],
+        parameters: [String: String] = [:],
+        file: String? = nil
     ) {
         self.id = id
         self.title = title

@@ -18,7 +18,9 @@ extension Step {
     public static func revoke(_ target: RevocationTarget) -> Step { Step(.revoke(target)) }
 
     /// `times` copies of the operation at once: `.concurrently(20, .request(method: "GET", path: "/resource"))`.
-    public static func concurrently(_ times: Int, _ operation: ClientOperation) -> Step { Step(.concurrently(times: times, operation)) }
+    public static func concurrently(_ times: Int, _ operation: ClientOperation) -> Step {
+        Step(.concurrently(times: times, operation))
+    }
 
     public static func advance(_ amount: Duration) -> Step { Step(.advance(amount)) }
 
@@ -56,8 +58,12 @@ extension TokenReference {
 
 /// `.expiry(.accessToken(1)) - .clientRefreshWindow + .seconds(1)`, as `expiry(access_token#1) - client.refresh_window + 1s`.
 extension TimeExpression {
-    public static func expiry(_ token: TokenReference) -> TimeExpression { TimeExpression([SignedTerm(.expiry(token))]) }
-    public static func issued(_ token: TokenReference) -> TimeExpression { TimeExpression([SignedTerm(.issued(token))]) }
+    public static func expiry(_ token: TokenReference) -> TimeExpression {
+        TimeExpression([SignedTerm(.expiry(token))])
+    }
+    public static func issued(_ token: TokenReference) -> TimeExpression {
+        TimeExpression([SignedTerm(.issued(token))])
+    }
     public static let clientRefreshWindow = TimeExpression([SignedTerm(.clientRefreshWindow)])
 
     public static func + (lhs: TimeExpression, rhs: TimeExpression) -> TimeExpression {

@@ -13,16 +13,25 @@ public enum ScenarioExplanation {
         var about = ["Area: \(scenario.area.rawValue)"]
         if !scenario.tags.isEmpty { about.append("tags: \(scenario.tags.joined(separator: ", "))") }
         if !scenario.parameters.isEmpty {
-            about.append("matrix: " + scenario.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", "))
+            about.append(
+                "matrix: "
+                    + scenario.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
+                        separator: ", "
+                    )
+            )
         }
         lines.append(about.joined(separator: "; ") + ".")
         if !scenario.requiredCapabilities.isEmpty {
-            lines.append("Requires: \(scenario.requiredCapabilities.map(\.rawValue).joined(separator: ", ")); a client that does not declare it is skipped.")
+            lines.append(
+                "Requires: \(scenario.requiredCapabilities.map(\.rawValue).joined(separator: ", ")); a client that does not declare it is skipped."
+            )
         }
         lines += ["", "The provider:"] + provider(scenario.provider).map { "  - \($0)" }
-        lines += ["", "The steps:"] + scenario.steps.enumerated().map { index, step in
-            "  \(index + 1). \(step.action.text)" + (step.expectedOutcome.map { ", which must end in \($0)" } ?? "")
-        }
+        lines +=
+            ["", "The steps:"]
+            + scenario.steps.enumerated().map { index, step in
+                "  \(index + 1). \(step.action.text)" + (step.expectedOutcome.map { ", which must end in \($0)" } ?? "")
+            }
         lines += ["", "A conforming client (each check at its level):"] + checks(of: scenario).map { "  - \($0)" }
         if let file = scenario.file { lines += ["", "File: \(file)"] }
         return lines.joined(separator: "\n")
@@ -32,19 +41,26 @@ public enum ScenarioExplanation {
     /// scenario's level, then each expectation at its own.
     public static func checks(of scenario: Scenario) -> [String] {
         let outcomes = scenario.steps.enumerated().compactMap { index, step in
-            step.expectedOutcome.map { "step \(index + 1) (\(step.action.text)) ends in \($0) [\(scenario.level.rawValue)]" }
+            step.expectedOutcome.map {
+                "step \(index + 1) (\(step.action.text)) ends in \($0) [\(scenario.level.rawValue)]"
+            }
         }
-        return outcomes + scenario.expectations.enumerated().map { index, expectation in
-            let requires = scenario.expectationRequirements[index].map { "; for clients with " + $0.map(\.rawValue).joined(separator: ", ") } ?? ""
-            return "\(expectation.statement) [\(scenario.level(ofExpectationAt: index).rawValue)\(requires)]"
-        }
+        return outcomes
+            + scenario.expectations.enumerated().map { index, expectation in
+                let requires =
+                    scenario.expectationRequirements[index].map {
+                        "; for clients with " + $0.map(\.rawValue).joined(separator: ", ")
+                    } ?? ""
+                return "\(expectation.statement) [\(scenario.level(ofExpectationAt: index).rawValue)\(requires)]"
+            }
     }
 
     static func provider(_ settings: ProviderSettings) -> [String] {
         let tokens = settings.tokens
         var lines = [
             "issues access tokens that live \(DurationText.format(tokens.accessLifetime)) of virtual time",
-            tokens.refreshLifetime.map { "issues refresh tokens that live \(DurationText.format($0))" } ?? "issues refresh tokens that do not expire",
+            tokens.refreshLifetime.map { "issues refresh tokens that live \(DurationText.format($0))" }
+                ?? "issues refresh tokens that do not expire",
             tokens.rotateRefreshTokens
                 ? "rotates refresh tokens: each refresh issues a new one, and presenting a superseded one revokes the family"
                 : "does not rotate refresh tokens",
@@ -64,27 +80,33 @@ public enum ScenarioExplanation {
 
     /// e.g. "for token request no. 1 (grant refresh_token), answers HTTP 503".
     static func ruleText(_ rule: ProviderRule) -> String {
-        let effects = [rule.action.map(action), rule.delivery.map { "delivers the answer \($0.label)" }].compactMap { $0 }
+        let effects = [rule.action.map(action), rule.delivery.map { "delivers the answer \($0.label)" }].compactMap {
+            $0
+        }
         return "\(matcher(rule.match)), \(effects.isEmpty ? "answers correctly" : effects.joined(separator: " and "))"
     }
 
     private static func matcher(_ match: RequestMatcher) -> String {
         let filter = RequestFilter(endpoint: match.endpoint, grant: match.grant)
-        let calls = switch match.calls {
-        case .every: "for every \(filter.described(plural: false))"
-        case .nth(let n): "for \(filter.described(plural: false, number: n))"
-        case .range(let range): "for \(filter.described(plural: true)) no. \(range.lowerBound) to \(range.upperBound)"
-        case .from(let n): "for \(filter.described(plural: true)) from no. \(n) on"
-        }
+        let calls =
+            switch match.calls {
+            case .every: "for every \(filter.described(plural: false))"
+            case .nth(let n): "for \(filter.described(plural: false, number: n))"
+            case .range(let range):
+                "for \(filter.described(plural: true)) no. \(range.lowerBound) to \(range.upperBound)"
+            case .from(let n): "for \(filter.described(plural: true)) from no. \(n) on"
+            }
         guard let during = match.during else { return calls }
-        return calls + " between t=\(TimelineText.instant(during.lowerBound)) and t=\(TimelineText.instant(during.upperBound))"
+        return calls
+            + " between t=\(TimelineText.instant(during.lowerBound)) and t=\(TimelineText.instant(during.upperBound))"
     }
 
     private static func action(_ action: RuleAction) -> String {
         switch action {
         case .respond(let response):
             let headers = response.headers.map { "\($0.name): \($0.value)" }
-            return "answers HTTP \(response.status)" + (headers.isEmpty ? "" : " with \(headers.joined(separator: ", "))")
+            return "answers HTTP \(response.status)"
+                + (headers.isEmpty ? "" : " with \(headers.joined(separator: ", "))")
                 + (response.body.isEmpty ? "" : " and body \"\(response.body)\"")
         case .alterTokenResponse(let alteration):
             var changes = alteration.omit.sorted().map { "omits \($0)" }
@@ -98,17 +120,20 @@ public enum ScenarioExplanation {
             if let bytes = alteration.truncatedTo { changes.append("cuts the body after \(bytes) bytes") }
             return "serves the request, then " + changes.joined(separator: " and ") + " in the token response"
         case .sequence(let actions):
-            return "answers call by call: " + actions.map { Self.action($0) }.joined(separator: "; then ") + "; later calls correctly"
+            return "answers call by call: " + actions.map { Self.action($0) }.joined(separator: "; then ")
+                + "; later calls correctly"
         case .redirect(let redirect):
-            let target = switch redirect.target {
-            case .otherOrigin: "another origin"
-            case .base(let base): base
-            }
+            let target =
+                switch redirect.target {
+                case .otherOrigin: "another origin"
+                case .base(let base): base
+                }
             return "redirects with HTTP \(redirect.status) to \(target)"
         case .alterAuthorizationResponse(let alteration):
             return "alters the authorization redirect" + (alteration.error.map { " to carry error \($0)" } ?? "")
         case .retryLater(let refusal):
-            return "refuses with HTTP \(refusal.status) and Retry-After \(DurationText.format(refusal.after)) (\(refusal.format.rawValue))"
+            return
+                "refuses with HTTP \(refusal.status) and Retry-After \(DurationText.format(refusal.after)) (\(refusal.format.rawValue))"
         case .oauthError(let error):
             let status = error.status ?? OAuthErrorCode(rawValue: error.code)?.defaultStatus ?? 400
             return "answers with the RFC 6749 §5.2 error \(error.code) (HTTP \(status))"

@@ -36,7 +36,9 @@ public enum StepAction: Sendable, Equatable {
     public static func login(_ grant: GrantType) -> StepAction { .client(.login(grant)) }
 
     /// Call the protected resource through the client.
-    public static func request(method: String, path: String) -> StepAction { .client(.request(method: method, path: path)) }
+    public static func request(method: String, path: String) -> StepAction {
+        .client(.request(method: method, path: path))
+    }
 
     /// The step as a scenario file writes it.
     public var text: String {
@@ -121,7 +123,8 @@ public enum ExpectedOutcome: Sendable, Equatable, CustomStringConvertible {
         case .succeeds:
             "success"
         case .fails(let category, let oauthError):
-            (category.map { "an error of category \($0.rawValue)" } ?? "a refusal (an error of any category but unexpected or unsupported)")
+            (category.map { "an error of category \($0.rawValue)" }
+                ?? "a refusal (an error of any category but unexpected or unsupported)")
                 + (oauthError.map { " with error code \($0)" } ?? "")
         }
     }

@@ -128,12 +128,15 @@ extension TimeExpression {
             } else if scanner.consume("-") {
                 negated = true
             } else {
-                return .failure(SyntaxError(message: "expected '+' or '-' before '\(scanner.rest)'", offset: scanner.offset))
+                return .failure(
+                    SyntaxError(message: "expected '+' or '-' before '\(scanner.rest)'", offset: scanner.offset)
+                )
             }
         } while true
     }
 
-    private static let termHelp = "expected a duration (e.g. 5s), expiry(access_token#1), issued(access_token#1) or client.refresh_window"
+    private static let termHelp =
+        "expected a duration (e.g. 5s), expiry(access_token#1), issued(access_token#1) or client.refresh_window"
 
     private static func parseTerm(_ scanner: inout ExpressionScanner) -> Result<Term, SyntaxError> {
         let start = scanner.offset
@@ -147,9 +150,12 @@ extension TimeExpression {
             switch TokenReference.parse(inner) {
             case .some(let reference): return .success(make(reference))
             case .none:
-                return .failure(SyntaxError(
-                    message: "'\(inner)' is not a token; write access_token#N or refresh_token#N", offset: referenceStart
-                ))
+                return .failure(
+                    SyntaxError(
+                        message: "'\(inner)' is not a token; write access_token#N or refresh_token#N",
+                        offset: referenceStart
+                    )
+                )
             }
         }
         let word = scanner.take { !$0.isWhitespace && $0 != "+" && $0 != "-" }
@@ -167,7 +173,7 @@ extension TokenReference {
     public static func parse(_ text: String) -> TokenReference? {
         let parts = text.trimmingCharacters(in: .whitespaces).split(separator: "#", omittingEmptySubsequences: false)
         guard parts.count == 2, let kind = IssuedToken.Kind(rawValue: String(parts[0])),
-              parts[1].allSatisfy(\.isNumber), let ordinal = Int(parts[1]), ordinal >= 1
+            parts[1].allSatisfy(\.isNumber), let ordinal = Int(parts[1]), ordinal >= 1
         else { return nil }
         return TokenReference(kind, ordinal)
     }
@@ -190,7 +196,7 @@ private struct ExpressionScanner {
     mutating func consume(_ literal: String) -> Bool {
         let literalCharacters = Array(literal)
         guard characters.count - offset >= literalCharacters.count,
-              Array(characters[offset..<offset + literalCharacters.count]) == literalCharacters
+            Array(characters[offset..<offset + literalCharacters.count]) == literalCharacters
         else { return false }
         offset += literalCharacters.count
         return true

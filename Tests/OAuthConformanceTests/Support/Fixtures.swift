@@ -1,12 +1,15 @@
 import Foundation
 import MockProvider
+
 @testable import OAuthConformance
 
 enum Fixtures {
     /// The built-in suite, loaded as `conformance run` loads it.
     static func builtInScenarios() throws -> [Scenario] {
         let loaded = ScenarioLoader.load(paths: [PackageFiles.scenarios.path])
-        guard !loaded.hasErrors else { throw FixtureError(message: loaded.diagnostics.map(\.description).joined(separator: "\n")) }
+        guard !loaded.hasErrors else {
+            throw FixtureError(message: loaded.diagnostics.map(\.description).joined(separator: "\n"))
+        }
         return loaded.scenarios
     }
 
@@ -49,7 +52,12 @@ struct FixtureError: Error, CustomStringConvertible {
 
 /// A client that never answers, as a wedged adapter would.
 struct HangingClientFactory: ClientFactory {
-    var profile = ClientProfile(name: "hanging", version: "1", capabilities: Set(Capability.allCases), refreshWindow: .seconds(60))
+    var profile = ClientProfile(
+        name: "hanging",
+        version: "1",
+        capabilities: Set(Capability.allCases),
+        refreshWindow: .seconds(60)
+    )
 
     func makeClient(for environment: ClientEnvironment) async throws -> any ClientUnderTest { HangingClient() }
 

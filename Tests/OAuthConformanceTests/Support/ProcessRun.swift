@@ -9,7 +9,11 @@ struct ProcessRun {
     var standardOutput: String
     var standardError: String
 
-    static func run(_ executable: URL, _ arguments: [String], in directory: URL = PackageFiles.root) async throws -> ProcessRun {
+    static func run(
+        _ executable: URL,
+        _ arguments: [String],
+        in directory: URL = PackageFiles.root
+    ) async throws -> ProcessRun {
         let scratch = try PackageFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let outputFile = scratch.appendingPathComponent("stdout")

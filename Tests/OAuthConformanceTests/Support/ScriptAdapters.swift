@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import OAuthConformance
 
 /// Small adapters written as Python scripts in a test, each speaking the protocol well or
@@ -15,8 +16,11 @@ struct ScriptAdapter {
         case wrongProtocol = "wrong-protocol"
         /// Answer `end` badly, on the first launch only: by exiting, with garbage, not at all, with
         /// `ok: false`, or with another message's id.
-        case endCrashes = "end-crashes", endGarbage = "end-garbage", endHangs = "end-hangs"
-        case endRefuses = "end-refuses", endWrongID = "end-wrong-id"
+        case endCrashes = "end-crashes"
+        case endGarbage = "end-garbage"
+        case endHangs = "end-hangs"
+        case endRefuses = "end-refuses"
+        case endWrongID = "end-wrong-id"
         /// Answers its first login with a JSON line holding a byte that is not UTF-8.
         case notUTF8 = "not-utf8"
         /// Refuses its first login with a fault text full of line breaks, DEL and terminal escapes.
@@ -92,11 +96,20 @@ struct ScriptAdapter {
         try Data(Self.script.utf8).write(to: folder.appendingPathComponent("adapter.py"))
     }
 
-    func profile(_ behaviour: Behaviour, operationTimeout: Duration = .seconds(10), fakeTime: Bool = false) -> AdapterProfile {
+    func profile(
+        _ behaviour: Behaviour,
+        operationTimeout: Duration = .seconds(10),
+        fakeTime: Bool = false
+    ) -> AdapterProfile {
         AdapterProfile(
-            name: "script-\(behaviour.rawValue)", command: ["python3", "adapter.py", behaviour.rawValue, folder.path], directory: folder.path,
-            fakeTimeLibrary: fakeTime ? AdapterProfileLoader.fakeTimeLibraryCandidates.first { FileManager.default.fileExists(atPath: $0) } : nil,
-            capabilities: fakeTime ? [] : [.virtualClock], timeouts: .init(start: .seconds(20), operation: operationTimeout, scenario: .seconds(60))
+            name: "script-\(behaviour.rawValue)",
+            command: ["python3", "adapter.py", behaviour.rawValue, folder.path],
+            directory: folder.path,
+            fakeTimeLibrary: fakeTime
+                ? AdapterProfileLoader.fakeTimeLibraryCandidates.first { FileManager.default.fileExists(atPath: $0) }
+                : nil,
+            capabilities: fakeTime ? [] : [.virtualClock],
+            timeouts: .init(start: .seconds(20), operation: operationTimeout, scenario: .seconds(60))
         )
     }
 
@@ -117,7 +130,8 @@ struct ScriptAdapter {
 
     /// A scenario the script passes: its login is refused as unsupported, and that is expected.
     static func scenario(_ id: String) throws -> Scenario {
-        try Fixtures.scenario("""
+        try Fixtures.scenario(
+            """
             conformance: 1
             id: \(id)
             title: The script's login is refused as unsupported
@@ -128,7 +142,8 @@ struct ScriptAdapter {
                 outcome: { error: unsupported }
             expect:
               - never: { endpoint: token }
-            """)
+            """
+        )
     }
 }
 

@@ -11,7 +11,12 @@ actor AdapterClient: ClientUnderTest {
     private let release: @Sendable (AdapterConnection) async -> Void
     private var broken: AdapterFault?
 
-    init(connection: AdapterConnection, environment: ClientEnvironment, timeout: Duration, release: @escaping @Sendable (AdapterConnection) async -> Void) {
+    init(
+        connection: AdapterConnection,
+        environment: ClientEnvironment,
+        timeout: Duration,
+        release: @escaping @Sendable (AdapterConnection) async -> Void
+    ) {
         self.connection = connection
         self.environment = environment
         self.timeout = timeout
@@ -21,7 +26,12 @@ actor AdapterClient: ClientUnderTest {
     /// `reset`: forget the previous scenario, use this environment from now on.
     func start() async throws(AdapterFault) {
         await connection.clearOutput()
-        let reply = await connection.ask("reset", ["environment": Self.describe(environment)], now: environment.clock.now, timeout: timeout)
+        let reply = await connection.ask(
+            "reset",
+            ["environment": Self.describe(environment)],
+            now: environment.clock.now,
+            timeout: timeout
+        )
         switch reply {
         case .success(let reply) where reply.succeeded:
             return
@@ -30,7 +40,9 @@ actor AdapterClient: ClientUnderTest {
             throw AdapterFault("the adapter refused reset: \(message)")
         case .failure(let fault):
             let output = await connection.output()
-            throw AdapterFault(fault.message + (output.map { "; its stderr ends: " + AdapterSupervisor.tail($0) } ?? ""))
+            throw AdapterFault(
+                fault.message + (output.map { "; its stderr ends: " + AdapterSupervisor.tail($0) } ?? "")
+            )
         }
     }
 
@@ -80,7 +92,8 @@ actor AdapterClient: ClientUnderTest {
         let operations: [JSONValue] = calls.map { call in
             switch call {
             case .login(let grant): .object(["op": .string("login"), "grant": .string(grant.rawValue)])
-            case .request(let method, let url): .object(Self.fields(method: method, url: url).merging(["op": .string("request")]) { $1 })
+            case .request(let method, let url):
+                .object(Self.fields(method: method, url: url).merging(["op": .string("request")]) { $1 })
             case .restart: .object(["op": .string("restart")])
             }
         }
@@ -183,9 +196,12 @@ public final class AdapterClientFactory: ClientFactory {
     public var profile: ClientProfile {
         let identity = supervisor.identity.withLock { $0 }
         return ClientProfile(
-            name: adapterProfile.name ?? identity?.name ?? "adapter", version: identity?.version ?? "unknown",
-            capabilities: adapterProfile.effectiveCapabilities, refreshWindow: adapterProfile.refreshWindow,
-            missingExpiresIn: adapterProfile.missingExpiresIn, expectedFailures: adapterProfile.expectedFailures
+            name: adapterProfile.name ?? identity?.name ?? "adapter",
+            version: identity?.version ?? "unknown",
+            capabilities: adapterProfile.effectiveCapabilities,
+            refreshWindow: adapterProfile.refreshWindow,
+            missingExpiresIn: adapterProfile.missingExpiresIn,
+            expectedFailures: adapterProfile.expectedFailures
         )
     }
 
@@ -193,7 +209,9 @@ public final class AdapterClientFactory: ClientFactory {
         let supervisor = self.supervisor
         let connection = try await supervisor.lease()
         let client = AdapterClient(
-            connection: connection, environment: environment, timeout: adapterProfile.timeouts.operation,
+            connection: connection,
+            environment: environment,
+            timeout: adapterProfile.timeouts.operation,
             release: { await supervisor.release($0) }
         )
         do {

@@ -17,7 +17,9 @@ actor AdapterConnection {
     /// `OAUTH_CONFORMANCE_TRACE=FILE` appends every line exchanged to FILE (`>` sent, `<` read),
     /// for whoever writes an adapter.
     private let trace: FileHandle? = ProcessInfo.processInfo.environment["OAUTH_CONFORMANCE_TRACE"].flatMap { path in
-        if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+        if !FileManager.default.fileExists(atPath: path) {
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+        }
         let handle = FileHandle(forWritingAtPath: path)
         _ = try? handle?.seekToEnd()
         return handle
@@ -34,10 +36,17 @@ actor AdapterConnection {
 
     /// Sends one request and waits for its answer. `now` is the virtual time: it travels in the
     /// message, and under libfaketime it is written to the timestamp file first.
-    func ask(_ op: String, _ fields: [String: JSONValue] = [:], now: Date?, timeout: Duration) async -> Result<AdapterReply, AdapterFault> {
+    func ask(
+        _ op: String,
+        _ fields: [String: JSONValue] = [:],
+        now: Date?,
+        timeout: Duration
+    ) async -> Result<AdapterReply, AdapterFault> {
         if let fault { return .failure(fault) }
         guard !busy else {
-            return .failure(AdapterFault("the harness asked \(op) while another question was open (one question at a time)"))
+            return .failure(
+                AdapterFault("the harness asked \(op) while another question was open (one question at a time)")
+            )
         }
         busy = true
         defer { busy = false }
@@ -60,18 +69,33 @@ actor AdapterConnection {
             case .failure(let problem): return .failure(await broken(problem))
             }
         case .notUTF8(let offset, let prefix)?:
-            return .failure(await broken(AdapterFault(
-                "the adapter wrote a line that is not UTF-8 (a bad byte at offset \(offset), after \(AdapterReply.quoted(prefix))): a protocol fault"
-            )))
+            return .failure(
+                await broken(
+                    AdapterFault(
+                        "the adapter wrote a line that is not UTF-8 (a bad byte at offset \(offset), after \(AdapterReply.quoted(prefix))): a protocol fault"
+                    )
+                )
+            )
         case .overlong(let prefix)?:
-            return .failure(await broken(AdapterFault(
-                "the adapter wrote a line longer than \(AdapterProtocol.longestLine / (1 << 20)) MiB to stdout, starting \(AdapterReply.quoted(prefix))"
-            )))
+            return .failure(
+                await broken(
+                    AdapterFault(
+                        "the adapter wrote a line longer than \(AdapterProtocol.longestLine / (1 << 20)) MiB to stdout, starting \(AdapterReply.quoted(prefix))"
+                    )
+                )
+            )
         case .endOfFile?:
             let exit = await process.describeExit(waitingUpTo: .milliseconds(500))
-            return .failure(await broken(AdapterFault("the adapter closed its stdout without answering \(op): \(exit) (see its stderr)")))
+            return .failure(
+                await broken(
+                    AdapterFault("the adapter closed its stdout without answering \(op): \(exit) (see its stderr)")
+                )
+            )
         case nil:
-            let cause = Task.isCancelled ? "the harness gave up waiting for its answer to \(op)" : "the adapter did not answer \(op) within \(DurationText.format(timeout))"
+            let cause =
+                Task.isCancelled
+                ? "the harness gave up waiting for its answer to \(op)"
+                : "the adapter did not answer \(op) within \(DurationText.format(timeout))"
             return .failure(await broken(AdapterFault("\(cause); killed its process group \(process.pid)")))
         }
     }
@@ -137,7 +161,8 @@ enum FakeTimeFile {
     /// could be built, so that its `clock_nanosleep` is the one the adapter calls.
     static func environment(library: String, file: String, inheriting inherited: [String: String]) -> [String: String] {
         [
-            "LD_PRELOAD": ((sleepFix.map { [$0] } ?? []) + [library] + (inherited["LD_PRELOAD"].map { [$0] } ?? [])).joined(separator: " "),
+            "LD_PRELOAD": ((sleepFix.map { [$0] } ?? []) + [library] + (inherited["LD_PRELOAD"].map { [$0] } ?? []))
+                .joined(separator: " "),
             "FAKETIME_TIMESTAMP_FILE": file,
             "FAKETIME_FMT": "%s",
             "FAKETIME_NO_CACHE": "1",
@@ -183,23 +208,33 @@ enum FakeTimeFile {
 
     private static func buildSleepFix() -> String? {
         #if os(Linux)
-        let search = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
-        guard let compiler = ["cc", "clang", "gcc"].lazy.flatMap({ name in search.map { $0 + "/" + name } })
-            .first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+        let search = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(
+            String.init
+        )
+        guard
+            let compiler = ["cc", "clang", "gcc"].lazy.flatMap({ name in search.map { $0 + "/" + name } })
+                .first(where: { FileManager.default.isExecutableFile(atPath: $0) })
         else { return nil }
         // Named by the source's FNV-1a hash, in a directory only this user can write.
         let hash = sleepFixSource.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("oauth-conformance-faketime-\(getuid())").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "oauth-conformance-faketime-\(getuid())"
+        ).path
         _ = mkdir(directory, 0o700)
         var status = stat()
         guard lstat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, status.st_uid == getuid(),
-              status.st_mode & 0o022 == 0
+            status.st_mode & 0o022 == 0
         else { return nil }
         let library = directory + "/libsleepfix-\(String(hash, radix: 16)).so"
         if FileManager.default.fileExists(atPath: library) { return library }
         let staging = directory + "/build-\(getpid())-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: staging + ".c"); try? FileManager.default.removeItem(atPath: staging + ".so") }
-        guard (try? Data(sleepFixSource.utf8).write(to: URL(fileURLWithPath: staging + ".c"))) != nil else { return nil }
+        defer {
+            try? FileManager.default.removeItem(atPath: staging + ".c")
+            try? FileManager.default.removeItem(atPath: staging + ".so")
+        }
+        guard (try? Data(sleepFixSource.utf8).write(to: URL(fileURLWithPath: staging + ".c"))) != nil else {
+            return nil
+        }
         let build = Process()
         build.executableURL = URL(fileURLWithPath: compiler)
         build.arguments = ["-shared", "-fPIC", "-O2", "-o", staging + ".so", staging + ".c", "-ldl"]
@@ -208,7 +243,8 @@ enum FakeTimeFile {
         build.standardError = FileHandle.nullDevice
         guard (try? build.run()) != nil else { return nil }
         build.waitUntilExit()
-        guard build.terminationReason == .exit, build.terminationStatus == 0, rename(staging + ".so", library) == 0 else { return nil }
+        guard build.terminationReason == .exit, build.terminationStatus == 0, rename(staging + ".so", library) == 0
+        else { return nil }
         return library
         #else
         return nil

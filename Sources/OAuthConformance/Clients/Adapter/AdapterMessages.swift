@@ -51,19 +51,31 @@ struct AdapterReply: Sendable {
     /// Parses a line of the adapter's stdout; anything but an answer to `request` is a fault.
     static func parse(_ line: String, answering request: AdapterRequest) -> Result<AdapterReply, AdapterFault> {
         guard case .object(let members)? = JSONValue.parse(line) else {
-            return .failure(AdapterFault("the adapter wrote something that is not a JSON object to stdout: \(quoted(line))"))
+            return .failure(
+                AdapterFault("the adapter wrote something that is not a JSON object to stdout: \(quoted(line))")
+            )
         }
         guard case .integer(let id)? = members["id"] else {
             return .failure(AdapterFault("the adapter answered \(request.op) without an integer id: \(quoted(line))"))
         }
         guard id == request.id else {
-            return .failure(AdapterFault("the adapter answered id \(id) while the harness waited for id \(request.id) (\(request.op))"))
+            return .failure(
+                AdapterFault(
+                    "the adapter answered id \(id) while the harness waited for id \(request.id) (\(request.op))"
+                )
+            )
         }
         if let fault = members["fault"] {
-            return .failure(AdapterFault("the adapter reported a fault in \(request.op): \(fault.stringValue ?? fault.serialized())"))
+            return .failure(
+                AdapterFault(
+                    "the adapter reported a fault in \(request.op): \(fault.stringValue ?? fault.serialized())"
+                )
+            )
         }
         guard case .bool? = members["ok"] else {
-            return .failure(AdapterFault("the adapter's answer to \(request.op) has no ok: true or false: \(quoted(line))"))
+            return .failure(
+                AdapterFault("the adapter's answer to \(request.op) has no ok: true or false: \(quoted(line))")
+            )
         }
         return .success(AdapterReply(id: id, members: members))
     }
@@ -76,7 +88,11 @@ struct AdapterReply: Sendable {
             var status = 200
             if let value = members["status"] {
                 guard case .integer(let code) = value, (100...599).contains(code) else {
-                    return .failure(AdapterFault("the adapter's answer to \(op) has a status that is not an HTTP status: \(value.serialized())"))
+                    return .failure(
+                        AdapterFault(
+                            "the adapter's answer to \(op) has a status that is not an HTTP status: \(value.serialized())"
+                        )
+                    )
                 }
                 status = code
             }
@@ -101,12 +117,18 @@ struct AdapterReply: Sendable {
         }
         guard let category = ErrorCategory(rawValue: name) else {
             let known = ErrorCategory.allCases.map(\.rawValue).joined(separator: ", ")
-            return .failure(AdapterFault("the adapter's error for \(op) has the unknown category '\(name)' (known: \(known))"))
+            return .failure(
+                AdapterFault("the adapter's error for \(op) has the unknown category '\(name)' (known: \(known))")
+            )
         }
-        return .success(ClientFailure(
-            category, oauthError: error["oauth_error"]?.stringValue,
-            message: error["message"]?.stringValue ?? "", errorType: error["type"]?.stringValue
-        ))
+        return .success(
+            ClientFailure(
+                category,
+                oauthError: error["oauth_error"]?.stringValue,
+                message: error["message"]?.stringValue ?? "",
+                errorType: error["type"]?.stringValue
+            )
+        )
     }
 
     /// A list of outcomes, one per operation of a `concurrently` message.
@@ -118,7 +140,9 @@ struct AdapterReply: Sendable {
         var outcomes: [ClientOutcome] = []
         for (index, item) in items.enumerated() {
             guard case .object(let fields) = item else {
-                return .failure(AdapterFault("outcome \(index + 1) of the adapter's answer to concurrently is not an object"))
+                return .failure(
+                    AdapterFault("outcome \(index + 1) of the adapter's answer to concurrently is not an object")
+                )
             }
             switch AdapterReply(id: id, members: fields).outcome(of: "concurrently (operation \(index + 1))") {
             case .success(let outcome): outcomes.append(outcome)
@@ -138,12 +162,19 @@ struct AdapterReply: Sendable {
             guard let access = tokens["access_token"]?.stringValue else {
                 return .failure(AdapterFault("the adapter's tokens have no access_token"))
             }
-            let expiresAt: Date? = switch tokens["expires_at"] {
-            case .integer(let seconds)?: Date(timeIntervalSince1970: TimeInterval(seconds))
-            case .number(let seconds)?: Date(timeIntervalSince1970: seconds)
-            default: nil
-            }
-            return .success(StoredTokens(accessToken: access, refreshToken: tokens["refresh_token"]?.stringValue, expiresAt: expiresAt))
+            let expiresAt: Date? =
+                switch tokens["expires_at"] {
+                case .integer(let seconds)?: Date(timeIntervalSince1970: TimeInterval(seconds))
+                case .number(let seconds)?: Date(timeIntervalSince1970: seconds)
+                default: nil
+                }
+            return .success(
+                StoredTokens(
+                    accessToken: access,
+                    refreshToken: tokens["refresh_token"]?.stringValue,
+                    expiresAt: expiresAt
+                )
+            )
         case let other?:
             return .failure(AdapterFault("the adapter's tokens are neither an object nor null: \(other.serialized())"))
         }
@@ -171,16 +202,21 @@ struct AdapterIdentity: Sendable, Equatable {
             return .failure(AdapterFault("the adapter's hello answer has no protocol version"))
         }
         guard version == AdapterProtocol.version else {
-            return .failure(AdapterFault(
-                "the adapter speaks protocol version \(version); this harness speaks version \(AdapterProtocol.version)"
-            ))
+            return .failure(
+                AdapterFault(
+                    "the adapter speaks protocol version \(version); this harness speaks version \(AdapterProtocol.version)"
+                )
+            )
         }
-        guard let name = reply.members["name"]?.stringValue, let libraryVersion = reply.members["version"]?.stringValue else {
+        guard let name = reply.members["name"]?.stringValue, let libraryVersion = reply.members["version"]?.stringValue
+        else {
             return .failure(AdapterFault("the adapter's hello answer needs name and version (of the client library)"))
         }
         guard case .array(let items)? = reply.members["capabilities"] else {
             return .failure(AdapterFault("the adapter's hello answer needs capabilities, a list"))
         }
-        return .success(AdapterIdentity(name: name, version: libraryVersion, capabilities: items.compactMap(\.stringValue)))
+        return .success(
+            AdapterIdentity(name: name, version: libraryVersion, capabilities: items.compactMap(\.stringValue))
+        )
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -32,17 +33,20 @@ final class AdapterProcess: Sendable {
         var output: [Int32] = [0, 0]
         guard closeOnExecPipe(&input) == 0 else { throw AdapterFault("could not make a pipe: \(Self.errnoText())") }
         guard closeOnExecPipe(&output) == 0 else {
-            close(input[0]); close(input[1])
+            close(input[0])
+            close(input[1])
             throw AdapterFault("could not make a pipe: \(Self.errnoText())")
         }
         let errorFD = open(launch.stderrFile, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard errorFD >= 0 else {
-            [input[0], input[1], output[0], output[1]].forEach { _ = close($0) }
+            for descriptor in [input[0], input[1], output[0], output[1]] { _ = close(descriptor) }
             throw AdapterFault("could not open \(launch.stderrFile) for the adapter's stderr: \(Self.errnoText())")
         }
         defer {
             // The child has its copies; the parent keeps only its own ends.
-            close(input[0]); close(output[1]); close(errorFD)
+            close(input[0])
+            close(output[1])
+            close(errorFD)
         }
 
         var actions = posix_spawn_file_actions_t()
@@ -68,20 +72,26 @@ final class AdapterProcess: Sendable {
         var mask = sigset_t()
         sigemptyset(&mask)
         posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        posix_spawnattr_setflags(
+            &attributes,
+            Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)
+        )
 
         let argv = launch.arguments.map { strdup($0) } + [nil]
         let envp = launch.environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for argument in argv { free(argument) }
+            for variable in envp { free(variable) }
         }
         var child: pid_t = 0
         // posix_spawnp searches PATH in the harness's environment, not the one given to the child.
         let spawned = posix_spawnp(&child, program, &actions, &attributes, argv, envp)
         guard spawned == 0 else {
-            close(input[1]); close(output[0])
-            throw AdapterFault("could not start the adapter command \(launch.arguments.joined(separator: " ")) in \(launch.directory): \(String(cString: strerror(spawned)))")
+            close(input[1])
+            close(output[0])
+            throw AdapterFault(
+                "could not start the adapter command \(launch.arguments.joined(separator: " ")) in \(launch.directory): \(String(cString: strerror(spawned)))"
+            )
         }
         pid = child
         stdinFD = input[1]
@@ -102,7 +112,9 @@ final class AdapterProcess: Sendable {
             if written < 0 {
                 if errno == EINTR { continue }
                 let cause = Self.errnoText()
-                throw AdapterFault("could not write to the adapter's stdin (\(cause)); \(await describeExit(waitingUpTo: .milliseconds(500)))")
+                throw AdapterFault(
+                    "could not write to the adapter's stdin (\(cause)); \(await describeExit(waitingUpTo: .milliseconds(500)))"
+                )
             }
             offset += written
         }
@@ -137,7 +149,10 @@ final class AdapterProcess: Sendable {
         }.value
     }
 
-    private enum Reaping { case ended(Int32), running, unknowable }
+    private enum Reaping {
+        case ended(Int32)
+        case running, unknowable
+    }
 
     /// Whether the process has ended; reaps it the first time it has.
     private func reap() -> Reaping {
@@ -242,20 +257,26 @@ final class AdapterProcess: Sendable {
 private func pipe2(_ descriptors: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
 
 @_silgen_name("posix_spawn_file_actions_addchdir_np")
-private func spawnFileActionsAddChdir(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ path: UnsafePointer<CChar>) -> Int32
+private func spawnFileActionsAddChdir(
+    _ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>,
+    _ path: UnsafePointer<CChar>
+) -> Int32
 
 /// Both ends close on exec at once, so no other process the harness starts meanwhile inherits them.
 private func closeOnExecPipe(_ descriptors: inout [Int32]) -> Int32 {
     pipe2(&descriptors, O_CLOEXEC)
 }
 #else
-private func spawnFileActionsAddChdir(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ path: UnsafePointer<CChar>) -> Int32 {
+private func spawnFileActionsAddChdir(
+    _ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>,
+    _ path: UnsafePointer<CChar>
+) -> Int32 {
     posix_spawn_file_actions_addchdir_np(actions, path)
 }
 
 private func closeOnExecPipe(_ descriptors: inout [Int32]) -> Int32 {
     guard pipe(&descriptors) == 0 else { return -1 }
-    descriptors.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
+    for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
     return 0
 }
 #endif
@@ -332,10 +353,12 @@ final class LineInbox: Sendable {
                     continuation.resume(returning: immediate)
                     return
                 }
-                timer.withLock { $0 = Task { [weak self] in
-                    try? await Task.sleep(for: limit)
-                    self?.abandonWaiter(generation)
-                } }
+                timer.withLock {
+                    $0 = Task { [weak self] in
+                        try? await Task.sleep(for: limit)
+                        self?.abandonWaiter(generation)
+                    }
+                }
                 if Task.isCancelled { abandonWaiter(generation) }
             }
         } onCancel: {

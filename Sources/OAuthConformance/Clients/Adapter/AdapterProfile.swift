@@ -33,7 +33,11 @@ public struct AdapterProfile: Sendable, Equatable {
         /// For every step of one scenario together.
         public var scenario: Duration
 
-        public init(start: Duration = .seconds(30), operation: Duration = .seconds(15), scenario: Duration = .seconds(120)) {
+        public init(
+            start: Duration = .seconds(30),
+            operation: Duration = .seconds(15),
+            scenario: Duration = .seconds(120)
+        ) {
             self.start = start
             self.operation = operation
             self.scenario = scenario
@@ -41,9 +45,17 @@ public struct AdapterProfile: Sendable, Equatable {
     }
 
     public init(
-        file: String? = nil, name: String? = nil, command: [String], directory: String, environment: [String: String] = [:],
-        fakeTimeLibrary: String? = nil, capabilities: Set<Capability>, refreshWindow: Duration? = nil,
-        missingExpiresIn: MissingExpiresInPolicy? = nil, expectedFailures: [ExpectedFailure] = [], timeouts: Timeouts = Timeouts()
+        file: String? = nil,
+        name: String? = nil,
+        command: [String],
+        directory: String,
+        environment: [String: String] = [:],
+        fakeTimeLibrary: String? = nil,
+        capabilities: Set<Capability>,
+        refreshWindow: Duration? = nil,
+        missingExpiresIn: MissingExpiresInPolicy? = nil,
+        expectedFailures: [ExpectedFailure] = [],
+        timeouts: Timeouts = Timeouts()
     ) {
         self.file = file
         self.name = name

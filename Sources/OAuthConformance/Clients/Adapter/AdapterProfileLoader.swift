@@ -5,16 +5,21 @@ import Yams
 /// the scenario loader reports them.
 public enum AdapterProfileLoader {
     public static let formatVersion = 1
-    static let topLevelKeys = ["profile", "name", "adapter", "capabilities", "policies", "timeouts", "expected_failures"]
+    static let topLevelKeys = [
+        "profile", "name", "adapter", "capabilities", "policies", "timeouts", "expected_failures",
+    ]
     static let adapterKeys = ["command", "directory", "environment", "faketime", "faketime_library", "install"]
     static let policyKeys = ["refresh_window", "missing_expires_in"]
     static let timeoutKeys = ["start", "operation", "scenario"]
 
     /// Where Debian, Ubuntu and a source install put libfaketime; the thread-safe build first,
     /// since adapters run `concurrently` batches on threads.
-    public static let fakeTimeLibraryCandidates = ["x86_64-linux-gnu", "aarch64-linux-gnu", ""].flatMap { triple in
-        ["libfaketimeMT.so.1", "libfaketime.so.1"].map { "/usr/lib/\(triple.isEmpty ? "" : triple + "/")faketime/\($0)" }
-    } + ["/usr/local/lib/faketime/libfaketimeMT.so.1", "/usr/local/lib/faketime/libfaketime.so.1"]
+    public static let fakeTimeLibraryCandidates =
+        ["x86_64-linux-gnu", "aarch64-linux-gnu", ""].flatMap { triple in
+            ["libfaketimeMT.so.1", "libfaketime.so.1"].map {
+                "/usr/lib/\(triple.isEmpty ? "" : triple + "/")faketime/\($0)"
+            }
+        } + ["/usr/local/lib/faketime/libfaketimeMT.so.1", "/usr/local/lib/faketime/libfaketime.so.1"]
 
     public struct Result: Sendable {
         public var profile: AdapterProfile?
@@ -24,7 +29,16 @@ public enum AdapterProfileLoader {
 
     public static func load(path: String) -> Result {
         guard let data = FileManager.default.contents(atPath: path) else {
-            return Result(profile: nil, diagnostics: [Diagnostic(.error, "cannot read the client profile", at: SourceLocation(file: path, line: 1, column: 1))])
+            return Result(
+                profile: nil,
+                diagnostics: [
+                    Diagnostic(
+                        .error,
+                        "cannot read the client profile",
+                        at: SourceLocation(file: path, line: 1, column: 1)
+                    )
+                ]
+            )
         }
         return decode(String(decoding: data, as: UTF8.self), file: path)
     }
@@ -32,8 +46,13 @@ public enum AdapterProfileLoader {
     /// Decodes profile YAML; relative paths in it are taken from the folder of `file`.
     public static func decode(_ text: String, file: String) -> Result {
         let diagnostics = DiagnosticCollector()
-        let profile = YAMLSyntaxProblem.document(text, file: file, holding: "a client profile", diagnostics: diagnostics)
-            .flatMap { ProfileDecoder(reader: YAMLReader(file: file, diagnostics: diagnostics), file: file).decode($0) }
+        let profile = YAMLSyntaxProblem.document(
+            text,
+            file: file,
+            holding: "a client profile",
+            diagnostics: diagnostics
+        )
+        .flatMap { ProfileDecoder(reader: YAMLReader(file: file, diagnostics: diagnostics), file: file).decode($0) }
         return Result(profile: diagnostics.hasErrors ? nil : profile, diagnostics: diagnostics.diagnostics)
     }
 }
@@ -46,28 +65,55 @@ private struct ProfileDecoder {
     var base: URL { URL(fileURLWithPath: file).deletingLastPathComponent() }
 
     func decode(_ node: Node) -> AdapterProfile? {
-        guard let top = reader.mapping(node, "a client profile", allowedKeys: AdapterProfileLoader.topLevelKeys) else { return nil }
-        if let node = top.required("profile", hint: " (the format version: profile: \(AdapterProfileLoader.formatVersion))"),
-           let version = reader.int(node, "profile (the format version)", in: 0...Int.max),
-           version != AdapterProfileLoader.formatVersion {
-            reader.error("profile format \(version) is not supported; this harness reads profile: \(AdapterProfileLoader.formatVersion)", at: node)
+        guard let top = reader.mapping(node, "a client profile", allowedKeys: AdapterProfileLoader.topLevelKeys) else {
+            return nil
+        }
+        if let node = top.required(
+            "profile",
+            hint: " (the format version: profile: \(AdapterProfileLoader.formatVersion))"
+        ),
+            let version = reader.int(node, "profile (the format version)", in: 0...Int.max),
+            version != AdapterProfileLoader.formatVersion
+        {
+            reader.error(
+                "profile format \(version) is not supported; this harness reads profile: \(AdapterProfileLoader.formatVersion)",
+                at: node
+            )
         }
         let name = top["name"].flatMap { reader.string($0, "name") }
-        let adapter = top.required("adapter", hint: " (how to start the client's adapter: adapter: { command: … })").flatMap(adapterSection)
-        let capabilities = top.required("capabilities", hint: " (what the client can do; [] for none)").map(capabilityList)
-        let policies = top["policies"].flatMap { reader.mapping($0, "policies", allowedKeys: AdapterProfileLoader.policyKeys) }
+        let adapter = top.required("adapter", hint: " (how to start the client's adapter: adapter: { command: … })")
+            .flatMap(adapterSection)
+        let capabilities = top.required("capabilities", hint: " (what the client can do; [] for none)").map(
+            capabilityList
+        )
+        let policies = top["policies"].flatMap {
+            reader.mapping($0, "policies", allowedKeys: AdapterProfileLoader.policyKeys)
+        }
         let refreshWindow = policies?["refresh_window"].flatMap { reader.duration($0, "refresh_window") }
         let missingExpiresIn = policies?["missing_expires_in"].flatMap(missingExpiresInPolicy)
         let timeouts = top["timeouts"].map(timeoutSection) ?? AdapterProfile.Timeouts()
         let expectedFailures = top["expected_failures"].map(expectedFailureList) ?? []
-        if let capabilities, capabilities.contains(.proactiveRefresh), refreshWindow == nil, let node = top["capabilities"] {
-            reader.error("proactive_refresh needs policies.refresh_window, the window scenarios check the refresh against", at: node)
+        if let capabilities, capabilities.contains(.proactiveRefresh), refreshWindow == nil,
+            let node = top["capabilities"]
+        {
+            reader.error(
+                "proactive_refresh needs policies.refresh_window, the window scenarios check the refresh against",
+                at: node
+            )
         }
         guard let adapter, let capabilities else { return nil }
         return AdapterProfile(
-            file: file, name: name, command: adapter.command, directory: adapter.directory, environment: adapter.environment,
-            fakeTimeLibrary: adapter.fakeTimeLibrary, capabilities: capabilities, refreshWindow: refreshWindow,
-            missingExpiresIn: missingExpiresIn, expectedFailures: expectedFailures, timeouts: timeouts
+            file: file,
+            name: name,
+            command: adapter.command,
+            directory: adapter.directory,
+            environment: adapter.environment,
+            fakeTimeLibrary: adapter.fakeTimeLibrary,
+            capabilities: capabilities,
+            refreshWindow: refreshWindow,
+            missingExpiresIn: missingExpiresIn,
+            expectedFailures: expectedFailures,
+            timeouts: timeouts
         )
     }
 
@@ -79,19 +125,29 @@ private struct ProfileDecoder {
     }
 
     private func adapterSection(_ node: Node) -> AdapterSection? {
-        guard let section = reader.mapping(node, "adapter", allowedKeys: AdapterProfileLoader.adapterKeys) else { return nil }
-        let directory = section["directory"].flatMap { reader.string($0, "adapter.directory") }
-            .map { URL(fileURLWithPath: $0, relativeTo: base).standardizedFileURL.path } ?? base.standardizedFileURL.path
+        guard let section = reader.mapping(node, "adapter", allowedKeys: AdapterProfileLoader.adapterKeys) else {
+            return nil
+        }
+        let directory =
+            section["directory"].flatMap { reader.string($0, "adapter.directory") }
+            .map { URL(fileURLWithPath: $0, relativeTo: base).standardizedFileURL.path }
+            ?? base.standardizedFileURL.path
         var isDirectory: ObjCBool = false
-        if let node = section["directory"], !(FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) && isDirectory.boolValue) {
+        if let node = section["directory"],
+            !(FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) && isDirectory.boolValue)
+        {
             reader.error("adapter.directory \(directory) is not a folder", at: node)
         }
-        let command = section.required("command", hint: " (the program and its arguments)").flatMap { commandLine($0, directory: directory) }
+        let command = section.required("command", hint: " (the program and its arguments)").flatMap {
+            commandLine($0, directory: directory)
+        }
         let install = section["install"].flatMap { reader.string($0, "adapter.install") }
-        if let program = command?.first, let node = section["command"], !Self.isRunnable(program, directory: directory) {
+        if let program = command?.first, let node = section["command"], !Self.isRunnable(program, directory: directory)
+        {
             reader.error(
                 "adapter.command: \(program) is not there to run (no such file, or not executable); "
-                    + (install.map { "install the adapter first: \($0)" } ?? "install the adapter, or correct the command"),
+                    + (install.map { "install the adapter first: \($0)" }
+                        ?? "install the adapter, or correct the command"),
                 at: node
             )
         }
@@ -99,25 +155,35 @@ private struct ProfileDecoder {
         if let node = section["environment"], case .mapping(let mapping) = node {
             for (key, value) in mapping {
                 guard let name = reader.string(key, "an environment variable's name"),
-                      let text = reader.string(value, "the value of \(name)") else { continue }
+                    let text = reader.string(value, "the value of \(name)")
+                else { continue }
                 environment[name] = text
             }
         } else if let node = section["environment"] {
-            reader.error("adapter.environment must be a mapping of variable names to values, not \(YAMLReader.describe(node))", at: node)
+            reader.error(
+                "adapter.environment must be a mapping of variable names to values, not \(YAMLReader.describe(node))",
+                at: node
+            )
         }
         var library: String?
         if let node = section["faketime"], reader.bool(node, "adapter.faketime") == true {
             if let given = section["faketime_library"].flatMap({ reader.string($0, "adapter.faketime_library") }) {
                 library = URL(fileURLWithPath: given, relativeTo: base).standardizedFileURL.path
                 if !FileManager.default.fileExists(atPath: library!) {
-                    reader.error("adapter.faketime_library \(library!) does not exist", at: section["faketime_library"]!)
+                    reader.error(
+                        "adapter.faketime_library \(library!) does not exist",
+                        at: section["faketime_library"]!
+                    )
                 }
             } else {
-                library = AdapterProfileLoader.fakeTimeLibraryCandidates.first { FileManager.default.fileExists(atPath: $0) }
+                library = AdapterProfileLoader.fakeTimeLibraryCandidates.first {
+                    FileManager.default.fileExists(atPath: $0)
+                }
                 if library == nil {
                     reader.error(
                         "adapter.faketime needs libfaketime, which is not installed (Debian: apt-get install faketime); "
-                            + "or give its path in adapter.faketime_library", at: node
+                            + "or give its path in adapter.faketime_library",
+                        at: node
                     )
                 }
             }
@@ -125,7 +191,12 @@ private struct ProfileDecoder {
             reader.error("adapter.faketime_library is used only with faketime: true", at: node)
         }
         guard let command else { return nil }
-        return AdapterSection(command: command, directory: directory, environment: environment, fakeTimeLibrary: library)
+        return AdapterSection(
+            command: command,
+            directory: directory,
+            environment: environment,
+            fakeTimeLibrary: library
+        )
     }
 
     /// Whether the program can be started: an executable file, by its path when it has a slash,
@@ -133,7 +204,9 @@ private struct ProfileDecoder {
     private static func isRunnable(_ program: String, directory: String) -> Bool {
         let manager = FileManager.default
         if program.contains("/") {
-            return manager.isExecutableFile(atPath: URL(fileURLWithPath: program, relativeTo: URL(fileURLWithPath: directory + "/")).path)
+            return manager.isExecutableFile(
+                atPath: URL(fileURLWithPath: program, relativeTo: URL(fileURLWithPath: directory + "/")).path
+            )
         }
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         return path.split(separator: ":").contains { manager.isExecutableFile(atPath: "\($0)/\(program)") }
@@ -143,7 +216,8 @@ private struct ProfileDecoder {
     /// relative program path (`.venv/bin/python`) is taken from the adapter's directory.
     private func commandLine(_ node: Node, directory: String) -> [String]? {
         if case .scalar = node {
-            guard let text = reader.string(node, "adapter.command"), !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+            guard let text = reader.string(node, "adapter.command"), !text.trimmingCharacters(in: .whitespaces).isEmpty
+            else {
                 reader.error("adapter.command is empty", at: node)
                 return nil
             }
@@ -156,7 +230,9 @@ private struct ProfileDecoder {
             return nil
         }
         if program.contains("/") && !program.hasPrefix("/") {
-            program = URL(fileURLWithPath: program, relativeTo: URL(fileURLWithPath: directory + "/")).standardizedFileURL.path
+            program =
+                URL(fileURLWithPath: program, relativeTo: URL(fileURLWithPath: directory + "/")).standardizedFileURL
+                .path
         }
         return [program] + words.dropFirst()
     }
@@ -170,7 +246,10 @@ private struct ProfileDecoder {
     private func missingExpiresInPolicy(_ node: Node) -> MissingExpiresInPolicy? {
         if node.scalar?.string == "never_expires" { return .neverExpires }
         guard case .scalar(let scalar) = node, DurationText.parse(scalar.string).isSuccess else {
-            reader.error("missing_expires_in must be never_expires or the lifetime the client assumes (e.g. 1h), not \(YAMLReader.describe(node))", at: node)
+            reader.error(
+                "missing_expires_in must be never_expires or the lifetime the client assumes (e.g. 1h), not \(YAMLReader.describe(node))",
+                at: node
+            )
             return nil
         }
         return reader.duration(node, "missing_expires_in").map(MissingExpiresInPolicy.assumedLifetime)
@@ -178,7 +257,9 @@ private struct ProfileDecoder {
 
     private func timeoutSection(_ node: Node) -> AdapterProfile.Timeouts {
         var timeouts = AdapterProfile.Timeouts()
-        guard let section = reader.mapping(node, "timeouts", allowedKeys: AdapterProfileLoader.timeoutKeys) else { return timeouts }
+        guard let section = reader.mapping(node, "timeouts", allowedKeys: AdapterProfileLoader.timeoutKeys) else {
+            return timeouts
+        }
         func positive(_ key: String) -> Duration? {
             guard let node = section[key], let value = reader.duration(node, "timeouts.\(key)") else { return nil }
             guard value > .zero else {
@@ -195,17 +276,23 @@ private struct ProfileDecoder {
 
     private func expectedFailureList(_ node: Node) -> [ExpectedFailure] {
         (reader.sequence(node, "expected_failures") ?? []).compactMap { item in
-            guard let entry = reader.mapping(item, "an expected failure", allowedKeys: ["scenario", "reason"]) else { return nil }
-            let scenario = entry.required("scenario", hint: " (a scenario id; * matches any characters)").flatMap { reader.string($0, "scenario") }
-            let reason = entry.required("reason", hint: " (the known gap, for the report)").flatMap { reader.string($0, "reason") }
+            guard let entry = reader.mapping(item, "an expected failure", allowedKeys: ["scenario", "reason"]) else {
+                return nil
+            }
+            let scenario = entry.required("scenario", hint: " (a scenario id; * matches any characters)").flatMap {
+                reader.string($0, "scenario")
+            }
+            let reason = entry.required("reason", hint: " (the known gap, for the report)").flatMap {
+                reader.string($0, "reason")
+            }
             guard let scenario, let reason else { return nil }
             return ExpectedFailure(scenario: scenario, reason: reason)
         }
     }
 }
 
-private extension Result {
-    var isSuccess: Bool {
+extension Result {
+    fileprivate var isSuccess: Bool {
         if case .success = self { return true }
         return false
     }

@@ -21,7 +21,9 @@ actor AdapterSupervisor {
 
     init(profile: AdapterProfile) {
         self.profile = profile
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("oauth-conformance-adapter-\(UUID().uuidString)")
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "oauth-conformance-adapter-\(UUID().uuidString)"
+        )
     }
 
     /// A live, greeted adapter for one scenario, until `release`.
@@ -74,12 +76,24 @@ actor AdapterSupervisor {
             } catch {
                 throw AdapterFault("could not write the faketime file: \(error)")
             }
-            environment.merge(FakeTimeFile.environment(library: library, file: file, inheriting: environment)) { _, faked in faked }
+            environment.merge(FakeTimeFile.environment(library: library, file: file, inheriting: environment)) {
+                _,
+                faked in faked
+            }
             fakeTimeFile = file
         }
-        let process = try AdapterProcess(.init(arguments: profile.command, directory: profile.directory, environment: environment, stderrFile: stderrFile))
+        let process = try AdapterProcess(
+            .init(
+                arguments: profile.command,
+                directory: profile.directory,
+                environment: environment,
+                stderrFile: stderrFile
+            )
+        )
         let connection = AdapterConnection(process: process, stderrFile: stderrFile, fakeTimeFile: fakeTimeFile)
-        let hello: [String: JSONValue] = ["protocol": .integer(AdapterProtocol.version), "harness": .string("oauth-conformance \(Harness.version)")]
+        let hello: [String: JSONValue] = [
+            "protocol": .integer(AdapterProtocol.version), "harness": .string("oauth-conformance \(Harness.version)"),
+        ]
         let greeted = await connection.ask("hello", hello, now: nil, timeout: profile.timeouts.start)
             .flatMap(AdapterIdentity.parse)
             .flatMap(checkCapabilities)
@@ -96,12 +110,16 @@ actor AdapterSupervisor {
 
     /// A profile may claim only what the adapter says it can do; libfaketime supplies a virtual clock.
     private func checkCapabilities(_ identity: AdapterIdentity) -> Result<AdapterIdentity, AdapterFault> {
-        let offered = Set(identity.capabilities).union(profile.fakeTimeLibrary == nil ? [] : [Capability.virtualClock.rawValue])
+        let offered = Set(identity.capabilities).union(
+            profile.fakeTimeLibrary == nil ? [] : [Capability.virtualClock.rawValue]
+        )
         let unbacked = profile.capabilities.map(\.rawValue).filter { !offered.contains($0) }.sorted()
         guard unbacked.isEmpty else {
-            return .failure(AdapterFault(
-                "the profile declares \(unbacked.joined(separator: ", ")), which the adapter's hello does not offer (it offers \(identity.capabilities.sorted().joined(separator: ", ")))"
-            ))
+            return .failure(
+                AdapterFault(
+                    "the profile declares \(unbacked.joined(separator: ", ")), which the adapter's hello does not offer (it offers \(identity.capabilities.sorted().joined(separator: ", ")))"
+                )
+            )
         }
         return .success(identity)
     }

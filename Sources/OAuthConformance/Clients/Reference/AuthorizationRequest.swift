@@ -37,9 +37,15 @@ struct AuthorizationRequest: Sendable {
         ]
         switch pkce {
         case .s256:
-            items += [URLQueryItem(name: "code_challenge", value: Self.s256Challenge(for: codeVerifier)), URLQueryItem(name: "code_challenge_method", value: "S256")]
+            items += [
+                URLQueryItem(name: "code_challenge", value: Self.s256Challenge(for: codeVerifier)),
+                URLQueryItem(name: "code_challenge_method", value: "S256"),
+            ]
         case .plain:
-            items += [URLQueryItem(name: "code_challenge", value: codeVerifier), URLQueryItem(name: "code_challenge_method", value: "plain")]
+            items += [
+                URLQueryItem(name: "code_challenge", value: codeVerifier),
+                URLQueryItem(name: "code_challenge_method", value: "plain"),
+            ]
         case .none:
             break
         }
@@ -58,23 +64,46 @@ struct AuthorizationRequest: Sendable {
     /// Reads the redirect the browser landed on. `state` and `iss` are checked before anything
     /// else, error responses included (RFC 9207 §2.4), so a forged redirect is never acted upon.
     func read(redirect: String, expectedIssuer: String, behaviour: ClientBehaviour) -> Result<Response, ClientFailure> {
-        guard let components = URLComponents(string: redirect), redirect.hasPrefix(redirectURI.split(separator: "?")[0]) else {
-            return .failure(ClientFailure(.protocolViolation, message: "the browser was sent to \(redirect), not to the redirect URI \(redirectURI)"))
+        guard let components = URLComponents(string: redirect), redirect.hasPrefix(redirectURI.split(separator: "?")[0])
+        else {
+            return .failure(
+                ClientFailure(
+                    .protocolViolation,
+                    message: "the browser was sent to \(redirect), not to the redirect URI \(redirectURI)"
+                )
+            )
         }
-        let parameters = Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
+        let parameters = Dictionary(
+            (components.queryItems ?? []).map { ($0.name, $0.value ?? "") },
+            uniquingKeysWith: { first, _ in first }
+        )
         if behaviour.checksState, parameters["state"] != state {
             let received = parameters["state"].map { "'\($0)'" } ?? "none"
-            return .failure(ClientFailure(.protocolViolation, message: "the authorization response's state (\(received)) is not the one this client sent; refusing it (RFC 6749 §10.12)"))
+            return .failure(
+                ClientFailure(
+                    .protocolViolation,
+                    message:
+                        "the authorization response's state (\(received)) is not the one this client sent; refusing it (RFC 6749 §10.12)"
+                )
+            )
         }
         if behaviour.checksIssuer, parameters["iss"] != expectedIssuer {
             let received = parameters["iss"].map { "'\($0)'" } ?? "none"
-            return .failure(ClientFailure(.protocolViolation, message: "the authorization response's iss (\(received)) is not the issuer \(expectedIssuer) (RFC 9207 §2.4)"))
+            return .failure(
+                ClientFailure(
+                    .protocolViolation,
+                    message:
+                        "the authorization response's iss (\(received)) is not the issuer \(expectedIssuer) (RFC 9207 §2.4)"
+                )
+            )
         }
         if let error = parameters["error"] {
             return .success(.error(code: error, description: parameters["error_description"]))
         }
         guard let code = parameters["code"], !code.isEmpty else {
-            return .failure(ClientFailure(.protocolViolation, message: "the authorization response has neither code nor error"))
+            return .failure(
+                ClientFailure(.protocolViolation, message: "the authorization response has neither code nor error")
+            )
         }
         return .success(.code(code))
     }

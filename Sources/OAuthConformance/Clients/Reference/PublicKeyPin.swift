@@ -41,8 +41,12 @@ struct PublicKeyPin: Sendable {
             .connectTimeout(.seconds(5))
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let handler = try NIOSSLClientHandler(context: context, serverHostname: Self.serverName(host)) { certificates, verdict in
-                        let presented = (try? certificates.first?.extractPublicKey().toSPKIBytes()).map(TestPKI.publicKeySHA256)
+                    let handler = try NIOSSLClientHandler(context: context, serverHostname: Self.serverName(host)) {
+                        certificates,
+                        verdict in
+                        let presented = (try? certificates.first?.extractPublicKey().toSPKIBytes()).map(
+                            TestPKI.publicKeySHA256
+                        )
                         presentedKey.withLock { $0 = presented }
                         verdict.succeed(presented == pinned ? .certificateVerified : .failed)
                     }

@@ -40,9 +40,16 @@ public actor ReferenceClient: ClientUnderTest {
         public var requestTimeout: TimeAmount
 
         public init(
-            tokenEndpointURL: String, client: ClientCredentials, user: UserCredentials, authentication: ClientAuthentication = .basic,
-            authorizationEndpointURL: String? = nil, redirectURI: String? = nil, issuer: String? = nil,
-            caCertificateFile: String? = nil, pinnedPublicKeySHA256: String? = nil, tokenFile: URL? = nil,
+            tokenEndpointURL: String,
+            client: ClientCredentials,
+            user: UserCredentials,
+            authentication: ClientAuthentication = .basic,
+            authorizationEndpointURL: String? = nil,
+            redirectURI: String? = nil,
+            issuer: String? = nil,
+            caCertificateFile: String? = nil,
+            pinnedPublicKeySHA256: String? = nil,
+            tokenFile: URL? = nil,
             requestTimeout: TimeAmount = .seconds(30)
         ) {
             self.tokenEndpointURL = tokenEndpointURL
@@ -61,11 +68,16 @@ public actor ReferenceClient: ClientUnderTest {
         /// Everything the scenario's environment offers.
         public init(_ environment: ClientEnvironment, requestTimeout: TimeAmount = .seconds(30)) {
             self.init(
-                tokenEndpointURL: environment.tokenEndpointURL, client: environment.client, user: environment.user,
-                authorizationEndpointURL: environment.authorizationEndpointURL, redirectURI: environment.redirectURI,
-                issuer: environment.issuer, caCertificateFile: environment.caCertificateFile,
+                tokenEndpointURL: environment.tokenEndpointURL,
+                client: environment.client,
+                user: environment.user,
+                authorizationEndpointURL: environment.authorizationEndpointURL,
+                redirectURI: environment.redirectURI,
+                issuer: environment.issuer,
+                caCertificateFile: environment.caCertificateFile,
                 pinnedPublicKeySHA256: environment.pinnedPublicKeySHA256,
-                tokenFile: environment.storageDirectory.appendingPathComponent("tokens.json"), requestTimeout: requestTimeout
+                tokenFile: environment.storageDirectory.appendingPathComponent("tokens.json"),
+                requestTimeout: requestTimeout
             )
         }
     }
@@ -88,7 +100,11 @@ public actor ReferenceClient: ClientUnderTest {
     /// HTTPS origins (`host:port`) whose certificate carried the pinned key.
     private var pinnedOriginsVerified: Set<String> = []
 
-    public init(configuration: Configuration, behaviour: ClientBehaviour = .conforming, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        configuration: Configuration,
+        behaviour: ClientBehaviour = .conforming,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.configuration = configuration
         self.behaviour = behaviour
         self.now = now
@@ -120,7 +136,12 @@ public actor ReferenceClient: ClientUnderTest {
     public func login(_ grant: GrantType) async -> ClientOutcome {
         guard grant != .refreshToken else { return Self.outcome(of: await refresh()) }
         guard let form = grantForm(grant) else {
-            return .failure(ClientFailure(.authorizationRequired, message: "the authorization code grant starts with an authorize step, not a login"))
+            return .failure(
+                ClientFailure(
+                    .authorizationRequired,
+                    message: "the authorization code grant starts with an authorize step, not a login"
+                )
+            )
         }
         return await obtainTokens(form, grant: grant)
     }
@@ -140,7 +161,11 @@ public actor ReferenceClient: ClientUnderTest {
     /// The form of a grant the client can start by itself.
     private func grantForm(_ grant: GrantType) -> [(String, String)]? {
         switch grant {
-        case .password: [("grant_type", grant.rawValue), ("username", configuration.user.username), ("password", configuration.user.password)]
+        case .password:
+            [
+                ("grant_type", grant.rawValue), ("username", configuration.user.username),
+                ("password", configuration.user.password),
+            ]
         case .clientCredentials: [("grant_type", grant.rawValue)]
         case .refreshToken, .authorizationCode: nil
         }
@@ -150,11 +175,14 @@ public actor ReferenceClient: ClientUnderTest {
 
     public func authorizationURL() async -> Result<String, ClientFailure> {
         guard let endpoint = configuration.authorizationEndpointURL, let redirectURI = configuration.redirectURI else {
-            return .failure(ClientFailure(.unsupported, message: "no authorization endpoint or redirect URI configured"))
+            return .failure(
+                ClientFailure(.unsupported, message: "no authorization endpoint or redirect URI configured")
+            )
         }
         let request = AuthorizationRequest(
             state: behaviour.unguessableState ? AuthorizationRequest.random() : "state",
-            codeVerifier: AuthorizationRequest.random(), redirectURI: redirectURI
+            codeVerifier: AuthorizationRequest.random(),
+            redirectURI: redirectURI
         )
         pendingAuthorization = request
         return .success(request.url(endpoint: endpoint, clientID: configuration.client.id, pkce: behaviour.pkce))
@@ -163,7 +191,12 @@ public actor ReferenceClient: ClientUnderTest {
     public func completeAuthorization(redirectURL: String) async -> ClientOutcome {
         // One redirect per request: a replayed redirect finds nothing pending.
         guard let request = pendingAuthorization else {
-            return .failure(ClientFailure(.protocolViolation, message: "an authorization response arrived, but no authorization request is pending"))
+            return .failure(
+                ClientFailure(
+                    .protocolViolation,
+                    message: "an authorization response arrived, but no authorization request is pending"
+                )
+            )
         }
         pendingAuthorization = nil
         switch request.read(redirect: redirectURL, expectedIssuer: configuration.issuer ?? "", behaviour: behaviour) {
@@ -171,9 +204,18 @@ public actor ReferenceClient: ClientUnderTest {
             return .failure(failure)
         case .success(.error(let code, let description)):
             let category: ErrorCategory = code == "access_denied" ? .authorizationRequired : .oauthError
-            return .failure(ClientFailure(category, oauthError: code, message: "the authorization request was refused: \(code)\(description.map { " (\($0))" } ?? "")"))
+            return .failure(
+                ClientFailure(
+                    category,
+                    oauthError: code,
+                    message: "the authorization request was refused: \(code)\(description.map { " (\($0))" } ?? "")"
+                )
+            )
         case .success(.code(let code)):
-            var form = [("grant_type", GrantType.authorizationCode.rawValue), ("code", code), ("redirect_uri", request.redirectURI)]
+            var form = [
+                ("grant_type", GrantType.authorizationCode.rawValue), ("code", code),
+                ("redirect_uri", request.redirectURI),
+            ]
             if behaviour.pkce != .none { form.append(("code_verifier", request.codeVerifier)) }
             return await obtainTokens(form, grant: .authorizationCode)
         }
@@ -186,7 +228,10 @@ public actor ReferenceClient: ClientUnderTest {
         pendingAuthorization = nil
         loginGrant = nil
         tokens = store?.load()
-        return .success(status: 200, body: tokens == nil ? "restarted without tokens" : "restarted with persisted tokens")
+        return .success(
+            status: 200,
+            body: tokens == nil ? "restarted without tokens" : "restarted with persisted tokens"
+        )
     }
 
     public func storedTokens() async -> StoredTokens? {
@@ -214,16 +259,25 @@ public actor ReferenceClient: ClientUnderTest {
             var rounds = 0
             while isRecoverable(answer) {
                 guard rounds < behaviour.replayRoundsPer401 else {
-                    return .failure(ClientFailure(.authorizationRequired, message: "the resource rejected the refreshed access token too (\(answer.status))"))
+                    return .failure(
+                        ClientFailure(
+                            .authorizationRequired,
+                            message: "the resource rejected the refreshed access token too (\(answer.status))"
+                        )
+                    )
                 }
                 rounds += 1
                 let replayToken: String
                 switch behaviour.unauthorizedRecovery {
                 case .none:
-                    return .failure(ClientFailure(.authorizationRequired, message: "the resource rejected the access token (401)"))
+                    return .failure(
+                        ClientFailure(.authorizationRequired, message: "the resource rejected the access token (401)")
+                    )
                 case .refreshAndReplayOnce, .replayWithStaleToken:
                     // RR-06: a concurrent request may already have replaced the rejected token.
-                    if behaviour.replaysStaleCredentialWithoutRefresh, let current = tokens?.accessToken, current != sentToken {
+                    if behaviour.replaysStaleCredentialWithoutRefresh, let current = tokens?.accessToken,
+                        current != sentToken
+                    {
                         replayToken = current
                     } else {
                         switch await refresh() {
@@ -237,7 +291,12 @@ public actor ReferenceClient: ClientUnderTest {
                 answer = try await send(method: method, url: url, bearer: sentToken)
             }
             if rounds > 0, answer.status == 401 {
-                return .failure(ClientFailure(.authorizationRequired, message: "the resource rejected the refreshed access token too (401)"))
+                return .failure(
+                    ClientFailure(
+                        .authorizationRequired,
+                        message: "the resource rejected the refreshed access token too (401)"
+                    )
+                )
             }
             return .success(status: answer.status, body: answer.body)
         } catch {
@@ -260,7 +319,9 @@ public actor ReferenceClient: ClientUnderTest {
     private func isRecoverable(_ answer: Answer) -> Bool {
         switch answer.status {
         case 401: Self.isInvalidTokenChallenge(answer.headers)
-        case 403: behaviour.refreshesOnInsufficientScope && answer.headers["WWW-Authenticate"].contains { $0.lowercased().contains("insufficient_scope") }
+        case 403:
+            behaviour.refreshesOnInsufficientScope
+                && answer.headers["WWW-Authenticate"].contains { $0.lowercased().contains("insufficient_scope") }
         default: false
         }
     }
@@ -272,13 +333,17 @@ public actor ReferenceClient: ClientUnderTest {
         guard let current = tokens else {
             return .failure(ClientFailure(.authorizationRequired, message: "no tokens: sign in first"))
         }
-        guard current.needsRefresh(at: now(), leeway: leeway(for: current)) else { return .success(current.accessToken) }
+        guard current.needsRefresh(at: now(), leeway: leeway(for: current)) else {
+            return .success(current.accessToken)
+        }
         // RFC 6749 §4.4.3: without a refresh token, a client_credentials client simply asks again.
         if current.refreshToken != nil || loginGrant == .clientCredentials {
             return await refresh().map(\.accessToken)
         }
         guard !current.isExpired(at: now()) else {
-            return .failure(ClientFailure(.authorizationRequired, message: "the access token expired and there is no refresh token"))
+            return .failure(
+                ClientFailure(.authorizationRequired, message: "the access token expired and there is no refresh token")
+            )
         }
         return .success(current.accessToken)
     }
@@ -286,7 +351,9 @@ public actor ReferenceClient: ClientUnderTest {
     /// The refresh window, shortened to half the stated lifetime for tokens that live less than
     /// twice the window, so a short-lived token is not refreshed on every request (PR-05).
     private func leeway(for tokens: TokenSet) -> Duration {
-        guard behaviour.clampsLeewayToHalfLifetime, let lifetime = tokens.lifetime else { return behaviour.refreshLeeway }
+        guard behaviour.clampsLeewayToHalfLifetime, let lifetime = tokens.lifetime else {
+            return behaviour.refreshLeeway
+        }
         return min(behaviour.refreshLeeway, .seconds(lifetime / 2))
     }
 
@@ -298,7 +365,10 @@ public actor ReferenceClient: ClientUnderTest {
             let heldRefreshToken = tokens?.refreshToken
             let shared = await inFlight.value
             if behaviour.waitersRetryFailedRefresh, case .failure = shared, let heldRefreshToken {
-                return await requestTokens([("grant_type", "refresh_token"), ("refresh_token", heldRefreshToken)], previous: nil)
+                return await requestTokens(
+                    [("grant_type", "refresh_token"), ("refresh_token", heldRefreshToken)],
+                    previous: nil
+                )
             }
             return shared
         }
@@ -323,7 +393,9 @@ public actor ReferenceClient: ClientUnderTest {
         }
         var result = await requestTokens(form, previous: previous)
         var repeats = 0
-        while behaviour.refreshesAgainOnInvalidClient, repeats < 10, case .failure(let failure) = result, failure.category == .invalidClient {
+        while behaviour.refreshesAgainOnInvalidClient, repeats < 10, case .failure(let failure) = result,
+            failure.category == .invalidClient
+        {
             repeats += 1
             result = await requestTokens(form, previous: previous)
         }
@@ -334,21 +406,33 @@ public actor ReferenceClient: ClientUnderTest {
             // RFC 6749 §5.2: the grant is dead; retrying it cannot help, only a new sign-in can.
             if behaviour.discardsTokensOnInvalidGrant { replaceTokens(with: nil, persisting: true) }
         case .failure(let failure) where failure.category == .transient:
-            if !behaviour.keepsTokensOnTransientFailure || !behaviour.keepsTokensWhenRefreshFails { replaceTokens(with: nil, persisting: true) }
+            if !behaviour.keepsTokensOnTransientFailure || !behaviour.keepsTokensWhenRefreshFails {
+                replaceTokens(with: nil, persisting: true)
+            }
         case .failure:
             if !behaviour.keepsTokensWhenRefreshFails { replaceTokens(with: nil, persisting: true) }
         }
         return result
     }
 
-    private func requestTokens(_ fields: [(String, String)], previous: TokenSet?) async -> Result<TokenSet, ClientFailure> {
+    private func requestTokens(
+        _ fields: [(String, String)],
+        previous: TokenSet?
+    ) async -> Result<TokenSet, ClientFailure> {
         if let quietUntil = tokenEndpointQuietUntil, now() < quietUntil {
             let wait = Int(quietUntil.timeIntervalSince(now()).rounded(.up))
-            return .failure(ClientFailure(.transient, message: "the token endpoint asked for no requests for another \(wait) s (Retry-After)"))
+            return .failure(
+                ClientFailure(
+                    .transient,
+                    message: "the token endpoint asked for no requests for another \(wait) s (Retry-After)"
+                )
+            )
         }
         var result = await exchangeTokens(fields, previous: previous)
         var attempts = 1
-        while attempts < behaviour.attemptsOnServerError, case .failure(let failure) = result, failure.category == .transient {
+        while attempts < behaviour.attemptsOnServerError, case .failure(let failure) = result,
+            failure.category == .transient
+        {
             attempts += 1
             result = await exchangeTokens(fields, previous: previous)
         }
@@ -356,11 +440,18 @@ public actor ReferenceClient: ClientUnderTest {
     }
 
     /// One token request and its answer, read as RFC 6749 §5.1 and §5.2 say.
-    private func exchangeTokens(_ fields: [(String, String)], previous: TokenSet?) async -> Result<TokenSet, ClientFailure> {
+    private func exchangeTokens(
+        _ fields: [(String, String)],
+        previous: TokenSet?
+    ) async -> Result<TokenSet, ClientFailure> {
         var form = fields
         var url = configuration.tokenEndpointURL
         if !behaviour.keepsClientSecretOutOfURLs {
-            url += "?" + FormEncoding.encode([("client_id", configuration.client.id), ("client_secret", configuration.client.secret)])
+            url +=
+                "?"
+                + FormEncoding.encode([
+                    ("client_id", configuration.client.id), ("client_secret", configuration.client.secret),
+                ])
         }
         var request = HTTPClientRequest(url: url)
         request.method = .POST
@@ -368,7 +459,10 @@ public actor ReferenceClient: ClientUnderTest {
         request.headers.add(name: "Accept", value: "application/json")
         switch configuration.authentication {
         case .basic:
-            request.headers.add(name: "Authorization", value: FormEncoding.basicAuthorization(id: configuration.client.id, secret: configuration.client.secret))
+            request.headers.add(
+                name: "Authorization",
+                value: FormEncoding.basicAuthorization(id: configuration.client.id, secret: configuration.client.secret)
+            )
         case .requestBody:
             form += [("client_id", configuration.client.id), ("client_secret", configuration.client.secret)]
         }
@@ -377,13 +471,20 @@ public actor ReferenceClient: ClientUnderTest {
             let answer = try await exchange(request)
             noteRetryAfter(answer.headers)
             let result = interpreter.interpret(
-                status: answer.status, body: answer.body, receivedAt: now(), previous: previous,
+                status: answer.status,
+                body: answer.body,
+                receivedAt: now(),
+                previous: previous,
                 serverDate: answer.headers["Date"].first.flatMap(Self.httpDate)
             )
             guard !behaviour.keepsCredentialsOutOfErrors else { return result }
             // The defect quotes the whole request in its errors, credentials and all.
             return result.mapError { failure in
-                ClientFailure(failure.category, oauthError: failure.oauthError, message: failure.message + " (request: \(FormEncoding.encode(form)))")
+                ClientFailure(
+                    failure.category,
+                    oauthError: failure.oauthError,
+                    message: failure.message + " (request: \(FormEncoding.encode(form)))"
+                )
             }
         } catch {
             return .failure(Self.transportFailure(error))
@@ -392,7 +493,9 @@ public actor ReferenceClient: ClientUnderTest {
 
     /// RFC 9110 §10.2.3: `Retry-After` is delay-seconds or an HTTP-date.
     private func noteRetryAfter(_ headers: HTTPHeaders) {
-        guard behaviour.honoursRetryAfter, let value = headers["Retry-After"].first?.trimmingCharacters(in: .whitespaces) else { return }
+        guard behaviour.honoursRetryAfter,
+            let value = headers["Retry-After"].first?.trimmingCharacters(in: .whitespaces)
+        else { return }
         if let seconds = Int(value), seconds >= 0 {
             tokenEndpointQuietUntil = now().addingTimeInterval(TimeInterval(seconds))
         } else if behaviour.readsRetryAfterDates, let date = Self.httpDate(value) {
@@ -446,9 +549,14 @@ public actor ReferenceClient: ClientUnderTest {
             try await requirePinnedKey(for: request.url)
             let response = try await http.execute(request, timeout: configuration.requestTimeout)
             let body = try await response.body.collect(upTo: Self.maximumBodySize)
-            let answer = Answer(status: Int(response.status.code), headers: response.headers, body: String(buffer: body))
-            guard behaviour.followsRedirects, redirectsFollowed < Self.mostRedirectsFollowed, (300..<400).contains(answer.status),
-                  let location = response.headers.first(name: "Location")
+            let answer = Answer(
+                status: Int(response.status.code),
+                headers: response.headers,
+                body: String(buffer: body)
+            )
+            guard behaviour.followsRedirects, redirectsFollowed < Self.mostRedirectsFollowed,
+                (300..<400).contains(answer.status),
+                let location = response.headers.first(name: "Location")
             else { return answer }
             request.url = location
             redirectsFollowed += 1
@@ -459,7 +567,9 @@ public actor ReferenceClient: ClientUnderTest {
 
     /// Before the first request to an HTTPS origin, its certificate must carry the pinned key.
     private func requirePinnedKey(for url: String) async throws {
-        guard let pin, let components = URLComponents(string: url), components.scheme == "https", let host = components.host else { return }
+        guard let pin, let components = URLComponents(string: url), components.scheme == "https",
+            let host = components.host
+        else { return }
         let origin = "\(host):\(components.port ?? 443)"
         guard !pinnedOriginsVerified.contains(origin) else { return }
         try await pin.verify(host: host, port: components.port ?? 443)
@@ -476,7 +586,9 @@ public actor ReferenceClient: ClientUnderTest {
     }
 
     private static func transportFailure(_ error: any Error) -> ClientFailure {
-        if error is NIOSSLError || error is BoringSSLError || error is NIOSSLExtraError || error is PublicKeyPin.Mismatch {
+        if error is NIOSSLError || error is BoringSSLError || error is NIOSSLExtraError
+            || error is PublicKeyPin.Mismatch
+        {
             return ClientFailure(.tls, message: "TLS handshake refused: \(error)")
         }
         return ClientFailure(.transient, message: "transport error: \(error)")
@@ -502,14 +614,22 @@ public struct ReferenceClientFactory: ClientFactory {
         self.behaviour = behaviour
         // A defective variant declares what the conforming client declares; only its behaviour differs.
         self.profile = ClientProfile(
-            name: name, version: Harness.version,
-            capabilities: [.proactiveRefresh, .refreshOn401, .authorizationCode, .restart, .customCA, .pinning, .virtualClock, .concurrency],
+            name: name,
+            version: Harness.version,
+            capabilities: [
+                .proactiveRefresh, .refreshOn401, .authorizationCode, .restart, .customCA, .pinning, .virtualClock,
+                .concurrency,
+            ],
             refreshWindow: ClientBehaviour.conforming.refreshLeeway
         )
     }
 
     public func makeClient(for environment: ClientEnvironment) async throws -> any ClientUnderTest {
         let clock = environment.clock
-        return ReferenceClient(configuration: .init(environment, requestTimeout: requestTimeout), behaviour: behaviour, now: { clock.now })
+        return ReferenceClient(
+            configuration: .init(environment, requestTimeout: requestTimeout),
+            behaviour: behaviour,
+            now: { clock.now }
+        )
     }
 }

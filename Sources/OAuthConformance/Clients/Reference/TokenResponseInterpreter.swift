@@ -13,7 +13,13 @@ struct TokenResponseInterpreter: Sendable {
     let behaviour: ClientBehaviour
 
     /// `serverDate` is the answer's `Date` header, which a conforming client does not measure expiry from.
-    func interpret(status: Int, body: String, receivedAt: Date, previous: TokenSet?, serverDate: Date? = nil) -> Result<TokenSet, ClientFailure> {
+    func interpret(
+        status: Int,
+        body: String,
+        receivedAt: Date,
+        previous: TokenSet?,
+        serverDate: Date? = nil
+    ) -> Result<TokenSet, ClientFailure> {
         guard case .object(let members)? = JSONValue.parse(body) else {
             guard behaviour.classifiesBodilessErrorsByStatus else {
                 return .failure(ClientFailure(.protocolViolation, message: "server response missing access_token"))
@@ -25,43 +31,62 @@ struct TokenResponseInterpreter: Sendable {
             guard behaviour.reportsErrorCodes else {
                 return .failure(ClientFailure(.transient, message: "the token request failed (HTTP \(status))"))
             }
-            return .failure(Self.oauthFailure(code: code, description: members["error_description"]?.stringValue, status: status))
+            return .failure(
+                Self.oauthFailure(code: code, description: members["error_description"]?.stringValue, status: status)
+            )
         }
         guard status == 200 else {
             return .failure(Self.failureWithoutErrorCode(status: status, detail: "no RFC 6749 §5.2 error code"))
         }
-        if !behaviour.ignoresUnknownMembers, let unknown = members.keys.sorted().first(where: { !Self.definedMembers.contains($0) }) {
-            return .failure(ClientFailure(.protocolViolation, message: "the token response has an unexpected member '\(unknown)'"))
+        if !behaviour.ignoresUnknownMembers,
+            let unknown = members.keys.sorted().first(where: { !Self.definedMembers.contains($0) })
+        {
+            return .failure(
+                ClientFailure(.protocolViolation, message: "the token response has an unexpected member '\(unknown)'")
+            )
         }
         let accessToken = members["access_token"]?.stringValue ?? ""
         guard !accessToken.isEmpty || !behaviour.requiresAccessToken else {
-            return .failure(ClientFailure(.protocolViolation, message: "the token response has no access_token (RFC 6749 §5.1)"))
+            return .failure(
+                ClientFailure(.protocolViolation, message: "the token response has no access_token (RFC 6749 §5.1)")
+            )
         }
         guard let tokenType = members["token_type"]?.stringValue else {
-            return .failure(ClientFailure(.protocolViolation, message: "the token response has no token_type (RFC 6749 §5.1)"))
+            return .failure(
+                ClientFailure(.protocolViolation, message: "the token response has no token_type (RFC 6749 §5.1)")
+            )
         }
         let isBearer = behaviour.tokenTypeCaseInsensitive ? tokenType.lowercased() == "bearer" : tokenType == "Bearer"
         guard isBearer || !behaviour.refusesOtherTokenTypes else {
-            return .failure(ClientFailure(.protocolViolation, message: "token_type '\(tokenType)' is not supported; only Bearer is"))
+            return .failure(
+                ClientFailure(.protocolViolation, message: "token_type '\(tokenType)' is not supported; only Bearer is")
+            )
         }
         let lifetime = behaviour.readsExpiresIn ? lifetime(members["expires_in"]) : nil
         let start = behaviour.measuresExpiryFromReceipt ? receivedAt : serverDate ?? receivedAt
-        let unstated = behaviour.missingLifetimeMeansExpired ? receivedAt : behaviour.replacesExpiryWithEachResponse ? nil : previous?.expiresAt
+        let unstated =
+            behaviour.missingLifetimeMeansExpired
+            ? receivedAt : behaviour.replacesExpiryWithEachResponse ? nil : previous?.expiresAt
         let expiresAt = lifetime.map { start.addingTimeInterval($0) } ?? unstated
-        return .success(TokenSet(
-            accessToken: accessToken, expiresAt: expiresAt,
-            refreshToken: refreshToken(members["refresh_token"], previous: previous), receivedAt: receivedAt
-        ))
+        return .success(
+            TokenSet(
+                accessToken: accessToken,
+                expiresAt: expiresAt,
+                refreshToken: refreshToken(members["refresh_token"], previous: previous),
+                receivedAt: receivedAt
+            )
+        )
     }
 
     /// RFC 6749 §6: a refresh response may leave the refresh token out; the one sent stays in force.
     private func refreshToken(_ member: JSONValue?, previous: TokenSet?) -> String? {
         let kept = behaviour.keepsRefreshTokenWhenAbsent ? previous?.refreshToken : nil
-        let presented: String? = switch member {
-        case .string(let value)? where !value.isEmpty: value
-        case .string?, .null?: behaviour.treatsEmptyRefreshTokenAsAbsent ? nil : ""
-        default: nil
-        }
+        let presented: String? =
+            switch member {
+            case .string(let value)? where !value.isEmpty: value
+            case .string?, .null?: behaviour.treatsEmptyRefreshTokenAsAbsent ? nil : ""
+            default: nil
+            }
         return behaviour.storesRotatedRefreshToken ? presented ?? kept : kept ?? presented
     }
 
@@ -69,29 +94,35 @@ struct TokenResponseInterpreter: Sendable {
     /// Anything else (absent, null, zero, negative, garbage) means no stated lifetime: the token is
     /// used until a 401 says otherwise, rather than refreshed on every request.
     func lifetime(_ value: JSONValue?) -> TimeInterval? {
-        let seconds: Double? = switch value {
-        case .integer(let number)?: Double(number)
-        case .number(let number)?: number
-        case .string(let text)? where behaviour.readsStringExpiresIn: Double(text.trimmingCharacters(in: .whitespaces))
-        default: nil
-        }
+        let seconds: Double? =
+            switch value {
+            case .integer(let number)?: Double(number)
+            case .number(let number)?: number
+            case .string(let text)? where behaviour.readsStringExpiresIn:
+                Double(text.trimmingCharacters(in: .whitespaces))
+            default: nil
+            }
         guard let seconds, seconds.isFinite, seconds > 0 else { return nil }
         return min(seconds, Self.longestLifetime)
     }
 
     static func oauthFailure(code: String, description: String?, status: Int) -> ClientFailure {
-        let category: ErrorCategory = switch code {
-        case _ where isTransient(status): .transient
-        case "invalid_grant": .authorizationRequired
-        case "invalid_client": .invalidClient
-        default: .oauthError
-        }
+        let category: ErrorCategory =
+            switch code {
+            case _ where isTransient(status): .transient
+            case "invalid_grant": .authorizationRequired
+            case "invalid_client": .invalidClient
+            default: .oauthError
+            }
         let detail = description.map { ": \($0)" } ?? ""
         return ClientFailure(category, oauthError: code, message: "token endpoint answered \(status) \(code)\(detail)")
     }
 
     static func failureWithoutErrorCode(status: Int, detail: String) -> ClientFailure {
-        ClientFailure(isTransient(status) ? .transient : .protocolViolation, message: "token endpoint answered \(status) with \(detail)")
+        ClientFailure(
+            isTransient(status) ? .transient : .protocolViolation,
+            message: "token endpoint answered \(status) with \(detail)"
+        )
     }
 
     /// A server error or throttling: worth trying again later.
