@@ -61,21 +61,26 @@ struct AdapterSuiteTests {
 
     static let pythonProfiles = ["authlib.yaml", "requests-oauthlib.yaml"]
 
+    /// A profile under Adapters/python/, once its virtual environment and libfaketime are installed.
+    static func pythonProfile(_ file: String) throws -> AdapterProfile {
+        let venv = adapters.appendingPathComponent("python/.venv/bin/python").path
+        try #require(
+            FileManager.default.isExecutableFile(atPath: venv),
+            "run Adapters/python/install.sh (scripts/test does)"
+        )
+        let loaded = AdapterProfileLoader.load(path: adapters.appendingPathComponent("python/\(file)").path)
+        return try #require(
+            loaded.profile,
+            "\(loaded.diagnostics.map(\.description)) (libfaketime: Debian's faketime, which scripts/test installs)"
+        )
+    }
+
     @Test(
         "a Python library's profile runs the built-in suite green: every failure is one its profile expects",
         arguments: pythonProfiles
     )
     func pythonLibrary(_ file: String) async throws {
-        let venv = Self.adapters.appendingPathComponent("python/.venv/bin/python").path
-        try #require(
-            FileManager.default.isExecutableFile(atPath: venv),
-            "run Adapters/python/install.sh (scripts/test does)"
-        )
-        let loaded = AdapterProfileLoader.load(path: Self.adapters.appendingPathComponent("python/\(file)").path)
-        let profile = try #require(
-            loaded.profile,
-            "\(loaded.diagnostics.map(\.description)) (libfaketime: Debian's faketime, which scripts/test installs)"
-        )
+        let profile = try Self.pythonProfile(file)
         let factory = AdapterClientFactory(profile: profile)
         let run = await SuiteRunner(scenarioRunner: profile.scenarioRunner).run(
             try Fixtures.builtInScenarios(),
@@ -107,13 +112,7 @@ struct AdapterSuiteTests {
         arguments: independentProfiles
     )
     func independentClientConforms(_ file: String) async throws {
-        let venv = Self.adapters.appendingPathComponent("python/.venv/bin/python").path
-        try #require(
-            FileManager.default.isExecutableFile(atPath: venv),
-            "run Adapters/python/install.sh (scripts/test does)"
-        )
-        let loaded = AdapterProfileLoader.load(path: Self.adapters.appendingPathComponent("python/\(file)").path)
-        let profile = try #require(loaded.profile, "\(loaded.diagnostics.map(\.description))")
+        let profile = try Self.pythonProfile(file)
         #expect(profile.expectedFailures.isEmpty)
         let factory = AdapterClientFactory(profile: profile)
         let run = await SuiteRunner(scenarioRunner: profile.scenarioRunner, jobs: 2).run(
