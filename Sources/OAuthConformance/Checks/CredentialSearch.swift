@@ -27,7 +27,7 @@ enum CredentialSearch {
 
     /// Every place in the request that holds `value`.
     static func places(of value: String, in request: ProviderRequest) -> [Place] {
-        let word = String(value.reversed().drop { $0 == "=" }.reversed())
+        let word = searchWord(value)
         guard !word.isEmpty else { return [] }
         var places: [Place] = []
         for header in request.headers where words(header.value).contains(word) {
@@ -70,8 +70,14 @@ enum CredentialSearch {
 
     /// Whether `value` stands in `text` as a whole word of token characters.
     static func isWord(_ value: String, in text: String) -> Bool {
-        let word = String(value.reversed().drop { $0 == "=" }.reversed())
+        let word = searchWord(value)
         return !word.isEmpty && words(text).contains(word)
+    }
+
+    /// The value as the word it is found as: without the trailing `=` of base64 padding, which
+    /// the word characters leave out.
+    private static func searchWord(_ value: String) -> String {
+        String(value.reversed().drop { $0 == "=" }.reversed())
     }
 
     private static let tokenCharacters = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/")
