@@ -231,6 +231,18 @@ struct VerdictTruthTests {
         #expect(ErrorCategory.allCases.filter(\.isRefusal).count == ErrorCategory.allCases.count - 2)
     }
 
+    @Test("concurrency scenarios hold for a conforming client whose concurrent calls leave a moment apart")
+    func staggeredCallsConform() async throws {
+        for id in [
+            "retry/stale-credential-replayed-without-new-refresh", "concurrency/one-refresh-for-concurrent-401s",
+            "concurrency/one-refresh-for-concurrent-expired-requests", "concurrency/failed-refresh-fails-every-waiter",
+            "concurrency/one-token-request-for-concurrent-expired-client-credentials",
+        ] {
+            let result = await ScenarioRunner().run(try Fixtures.builtInScenario(id), with: StaggeredCallsFactory())
+            #expect(result.verdict == .passed, "\(id): \(result.failedChecks.map(\.summary))")
+        }
+    }
+
     @Test(
         "a login whose grant the client lacks skips the scenario, naming the grant, unless the step expects unsupported"
     )
@@ -263,6 +275,40 @@ struct VerdictTruthTests {
         )
         let expecting = try ScriptAdapter.scenario("errors/unsupported-expected")
         #expect(await ScenarioRunner().run(expecting, with: factory).verdict == .passed)
+    }
+}
+
+/// The reference client with its concurrent calls leaving 50 ms apart instead of at the same
+/// instant, as a client on a busy machine, or one that queues calls, sends them: still conforming,
+/// so a concurrency scenario must not depend on which call is on the wire first.
+struct StaggeredCallsFactory: ClientFactory {
+    var profile: ClientProfile { ReferenceClientFactory().profile }
+
+    func makeClient(for environment: ClientEnvironment) async throws -> any ClientUnderTest {
+        Client(inner: try await ReferenceClientFactory().makeClient(for: environment))
+    }
+
+    struct Client: ClientUnderTest {
+        let inner: any ClientUnderTest
+        func login(_ grant: GrantType) async -> ClientOutcome { await inner.login(grant) }
+        func request(method: String, url: String) async -> ClientOutcome {
+            await inner.request(method: method, url: url)
+        }
+        func shutdown() async { await inner.shutdown() }
+
+        func perform(concurrently calls: [ClientCall]) async -> [ClientOutcome] {
+            await withTaskGroup(of: (Int, ClientOutcome).self) { group in
+                for (index, call) in calls.enumerated() {
+                    group.addTask {
+                        try? await Task.sleep(for: .milliseconds(50 * index))
+                        return (index, await call.perform(on: inner))
+                    }
+                }
+                var outcomes: [(Int, ClientOutcome)] = []
+                for await outcome in group { outcomes.append(outcome) }
+                return outcomes.sorted { $0.0 < $1.0 }.map(\.1)
+            }
+        }
     }
 }
 
