@@ -83,9 +83,9 @@ private struct ProfileDecoder {
         let name = top["name"].flatMap { reader.string($0, "name") }
         let adapter = top.required("adapter", hint: " (how to start the client's adapter: adapter: { command: … })")
             .flatMap(adapterSection)
-        let capabilities = top.required("capabilities", hint: " (what the client can do; [] for none)").map(
-            capabilityList
-        )
+        let capabilities = top.required("capabilities", hint: " (what the client can do; [] for none)").map {
+            Set(reader.capabilities($0, "capabilities"))
+        }
         let policies = top["policies"].flatMap {
             reader.mapping($0, "policies", allowedKeys: AdapterProfileLoader.policyKeys)
         }
@@ -235,11 +235,6 @@ private struct ProfileDecoder {
                 .path
         }
         return [program] + words.dropFirst()
-    }
-
-    private func capabilityList(_ node: Node) -> Set<Capability> {
-        let items: [Node] = if case .scalar = node { [node] } else { reader.sequence(node, "capabilities") ?? [] }
-        return Set(items.compactMap { reader.enumeration($0, "capability", as: Capability.self) })
     }
 
     /// `never_expires`, or the lifetime the client assumes (`1h`).

@@ -16,23 +16,16 @@ struct ExpectationDecoder {
         if items.isEmpty { reader.error("expect is empty; a scenario that expects nothing cannot fail", at: node) }
         let expectations = items.map(expectation)
         var levels: [Int: Level?] = [:]
-        var requirements: [Int: [Capability]?] = [:]
+        var requirements: [Int: [Capability]] = [:]
         for (index, item) in items.enumerated() {
             guard case .mapping(let mapping) = item else { continue }
             if let node = mapping["level"] { levels[index] = reader.enumeration(node, "level", as: Level.self) }
-            if let node = mapping["requires"] { requirements[index] = capabilities(node) }
+            if let node = mapping["requires"] { requirements[index] = reader.capabilities(node, "requires") }
         }
-        guard !expectations.contains(where: { $0 == nil }), !levels.values.contains(where: { $0 == nil }),
-            !requirements.values.contains(where: { $0 == nil })
-        else { return nil }
-        return (expectations.compactMap { $0 }, levels.compactMapValues { $0 }, requirements.compactMapValues { $0 })
-    }
-
-    /// `requires: [proactive_refresh]` or `requires: proactive_refresh`; nil when one is not a capability.
-    private func capabilities(_ node: Node) -> [Capability]? {
-        let items: [Node] = if case .scalar = node { [node] } else { reader.sequence(node, "requires") ?? [] }
-        let capabilities = items.compactMap { reader.enumeration($0, "capability", as: Capability.self) }
-        return capabilities.count == items.count && !items.isEmpty ? capabilities : nil
+        guard !expectations.contains(where: { $0 == nil }), !levels.values.contains(where: { $0 == nil }) else {
+            return nil
+        }
+        return (expectations.compactMap { $0 }, levels.compactMapValues { $0 }, requirements)
     }
 
     private func expectation(_ node: Node) -> Expectation? {

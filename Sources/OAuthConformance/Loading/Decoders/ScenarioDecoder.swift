@@ -22,7 +22,7 @@ struct ScenarioDecoder {
         let level = top.required("level").flatMap { reader.enumeration($0, "level", as: Level.self) }
         let spec = top["spec"].map { reader.scalarList($0, "spec") } ?? []
         let tags = top["tags"].map(tagList) ?? []
-        let requires = top["requires"].map { capabilities($0) } ?? []
+        let requires = top["requires"].map { reader.capabilities($0, "requires") } ?? []
         let provider = top["provider"].map { ProviderDecoder(reader: reader).decode($0) } ?? ProviderSettings()
         let steps = top.required("steps").flatMap { StepDecoder(reader: reader).decode($0) }
         let expect = top.required("expect", hint: " (what a conforming client must have done)").flatMap {
@@ -90,8 +90,4 @@ struct ScenarioDecoder {
         }
     }
 
-    private func capabilities(_ node: Node) -> [Capability] {
-        let items: [Node] = if case .scalar = node { [node] } else { reader.sequence(node, "requires") ?? [] }
-        return items.compactMap { reader.enumeration($0, "capability", as: Capability.self) }
-    }
 }

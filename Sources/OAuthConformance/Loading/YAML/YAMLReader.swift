@@ -97,6 +97,14 @@ struct YAMLReader {
         }
     }
 
+    /// `[proactive_refresh, concurrency]`, or one capability alone: `requires:` in a scenario and
+    /// beside a check, `capabilities:` in a client profile. Each one that is not a capability is
+    /// reported where it stands and left out.
+    func capabilities(_ node: Node, _ what: String) -> [Capability] {
+        let items: [Node] = if case .scalar = node { [node] } else { sequence(node, what) ?? [] }
+        return items.compactMap { enumeration($0, "capability", as: Capability.self) }
+    }
+
     func enumeration<Value: RawRepresentable & CaseIterable>(_ node: Node, _ what: String, as _: Value.Type) -> Value?
     where Value.RawValue == String {
         let allowed = Value.allCases.map(\.rawValue)
