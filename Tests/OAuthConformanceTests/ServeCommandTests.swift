@@ -8,19 +8,28 @@ import FoundationNetworking
 /// `conformance serve` as a team would use it: started, read, called, stopped.
 @Suite("conformance serve")
 struct ServeCommandTests {
-    @Test("prints its URLs and credentials, logs each request, and stops cleanly on SIGTERM")
-    func serveAndStop() async throws {
+    /// `conformance serve` with these arguments, started, and the banner it prints up to "Press Ctrl-C".
+    /// The caller terminates the process.
+    static func serve(_ arguments: [String]) async throws -> (Process, LineReader, [String]) {
         let process = Process()
         process.executableURL = PackageFiles.conformanceExecutable
-        process.arguments = ["serve"]
+        process.arguments = ["serve"] + arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        defer { if process.isRunning { process.terminate() } }
-
         let reader = LineReader(output.fileHandleForReading)
-        let banner = try #require(await reader.lines(until: { $0.hasPrefix("Press Ctrl-C") }, within: .seconds(20)))
+        guard let banner = await reader.lines(until: { $0.hasPrefix("Press Ctrl-C") }, within: .seconds(20)) else {
+            process.terminate()
+            throw FixtureError(message: "conformance serve printed no banner within 20 s")
+        }
+        return (process, reader, banner)
+    }
+
+    @Test("prints its URLs and credentials, logs each request, and stops cleanly on SIGTERM")
+    func serveAndStop() async throws {
+        let (process, reader, banner) = try await Self.serve([])
+        defer { if process.isRunning { process.terminate() } }
         #expect(banner.contains { $0.contains("client                  conformance-client / conformance-secret") })
         let tokenLine = try #require(banner.first { $0.contains("token endpoint") })
         let tokenURL = try #require(tokenLine.split(separator: " ").last.map(String.init))
@@ -57,17 +66,8 @@ struct ServeCommandTests {
 
     @Test("--head-timeout and --body-timeout bound a stalled head and a stalled body, each answered 408")
     func requestTimeouts() async throws {
-        let process = Process()
-        process.executableURL = PackageFiles.conformanceExecutable
-        process.arguments = ["serve", "--head-timeout", "300ms", "--body-timeout", "300ms"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let (process, _, banner) = try await Self.serve(["--head-timeout", "300ms", "--body-timeout", "300ms"])
         defer { if process.isRunning { process.terminate() } }
-
-        let reader = LineReader(output.fileHandleForReading)
-        let banner = try #require(await reader.lines(until: { $0.hasPrefix("Press Ctrl-C") }, within: .seconds(20)))
         let issuer = try #require(banner.first { $0.contains("issuer") }?.split(separator: ":").last)
         let port = try #require(Int(issuer))
         // Each read waits at most 10 s; the bounds are 300 ms.
