@@ -7,10 +7,10 @@ import os
 import secrets
 
 import authlib
-from authlib.common.errors import AuthlibBaseError
 from authlib.integrations.requests_client import OAuth2Session
 
-from oauth_adapter import ClientError, SessionAdapter, category_for_code, serve, type_name
+from authlib_errors import authlib_error
+from oauth_adapter import ClientError, SessionAdapter, serve
 
 
 class AuthlibAdapter(SessionAdapter):
@@ -75,18 +75,7 @@ class AuthlibAdapter(SessionAdapter):
         self.session = self._session(token=saved and saved["token"])
 
     def classify(self, exception):
-        if isinstance(exception, AuthlibBaseError):
-            # OAuthError and its kin carry the RFC 6749 §5.2 code in .error; authlib's own
-            # conditions (missing_token, token_invalid: nothing usable to send) mean sign in again.
-            code = exception.error
-            own = {"missing_token", "token_invalid", "token_expired"}
-            if code in own:
-                return ClientError("authorization_required", str(exception), type_name=type_name(exception))
-            if code == "mismatching_state":
-                return ClientError("protocol", str(exception), type_name=type_name(exception))
-            return ClientError(category_for_code(code), str(exception), oauth_error=code, type_name=type_name(exception))
-        return super().classify(exception)
-
+        return authlib_error(exception) or super().classify(exception)
 
 if __name__ == "__main__":
     serve(AuthlibAdapter())

@@ -2,7 +2,8 @@
 
 A library adapter subclasses `Adapter`, fills in the operations its library can do, and calls
 `serve(MyAdapter())`. This module does the rest: reading one JSON request a line from stdin,
-answering one JSON line on stdout, running `concurrently` batches on threads, and turning
+answering one JSON line on stdout, running `concurrently` batches on threads (an adapter for an
+asynchronous library overrides `Adapter.concurrently` to run them as tasks), and turning
 exceptions into error categories. stdout is kept for the protocol: whatever the library prints
 goes to stderr, which the harness shows in its report.
 """
@@ -111,21 +112,22 @@ class Adapter:
     def end(self):
         """The scenario is over: close connections (the provider is about to stop)."""
 
-    def classify(self, exception):
-        """The library's exception as a ClientError; the default knows requests' transport
-        errors, calls Python's programming errors (CRASHES) unexpected, and everything else a
-        protocol error (the library refused what it was given)."""
-        message = str(exception) or repr(exception)
-        if isinstance(exception, CRASHES):
-            return ClientError("unexpected", message, type_name=type_name(exception))
-        return transport_error(exception) or ClientError("protocol", message, type_name=type_name(exception))
+    def concurrently(self, operations):
+        """Runs a `concurrently` batch; returns one outcome per operation, in order. By default
+        every operation runs on a thread of its own, released together by a barrier so that they
+        really overlap, as an application's simultaneous calls do. An adapter for an asynchronous
+        library overrides this to run them as tasks on its event loop instead."""
+        start = threading.Barrier(len(operations))
 
+        def run(operation):
+            start.wait()
+            return outcome(self, operation)
 
-class SessionAdapter(Adapter):
-    """An adapter whose library works through a requests.Session subclass kept in self.session,
-    with the token persisted the way an application does, as JSON in the scenario's storage_dir."""
+        with ThreadPoolExecutor(max_workers=max(1, len(operations))) as pool:
+            return list(pool.map(run, operations))
 
-    session = None
+    # What the application persists, the way an application does: as JSON in a file of the
+    # scenario's storage_dir (token_file, set at reset), which outlives restart.
     token_file = None
 
     def persist(self, state):
@@ -138,6 +140,21 @@ class SessionAdapter(Adapter):
             return None
         with open(self.token_file) as file:
             return json.load(file)
+
+    def classify(self, exception):
+        """The library's exception as a ClientError; the default knows requests' transport
+        errors, calls Python's programming errors (CRASHES) unexpected, and everything else a
+        protocol error (the library refused what it was given)."""
+        message = str(exception) or repr(exception)
+        if isinstance(exception, CRASHES):
+            return ClientError("unexpected", message, type_name=type_name(exception))
+        return transport_error(exception) or ClientError("protocol", message, type_name=type_name(exception))
+
+
+class SessionAdapter(Adapter):
+    """An adapter whose library works through a requests.Session subclass kept in self.session."""
+
+    session = None
 
     def request(self, method, url, headers, body):
         return self.session.request(method, url, headers=headers, data=body)
@@ -152,25 +169,38 @@ class SessionAdapter(Adapter):
         self.session.close()
 
 
-def _outcome(adapter, operation):
-    """Runs one login, request or restart message; returns the answer's fields."""
+def call(adapter, operation):
+    """Runs one login, request, restart or complete_authorization on the adapter; returns what
+    its method returned (for a request, the response)."""
+    op = operation.get("op")
+    if op == "login":
+        return adapter.login(operation["grant"])
+    if op == "request":
+        return adapter.request(operation["method"], operation["url"], operation.get("headers") or {}, operation.get("body"))
+    if op == "restart":
+        return adapter.restart()
+    if op == "complete_authorization":
+        return adapter.complete_authorization(operation["redirect_url"])
+    raise ClientError("unsupported", f"unknown operation {op}")
+
+
+def success(op, result):
+    """The answer's fields for an operation that worked; `result` is what the adapter returned
+    (a response with status_code and text, for a request)."""
+    if op == "request":
+        return {"ok": True, "status": result.status_code, "body": result.text}
+    if op == "restart":
+        return {"ok": True}
+    return {"ok": True, "status": 200}
+
+
+def outcome(adapter, operation):
+    """Runs one login, request, restart or complete_authorization message; returns the answer's fields."""
     op = operation.get("op")
     try:
-        if op == "login":
-            adapter.login(operation["grant"])
-            return {"ok": True, "status": 200}
-        if op == "request":
-            response = adapter.request(operation["method"], operation["url"], operation.get("headers") or {}, operation.get("body"))
-            return {"ok": True, "status": response.status_code, "body": response.text}
-        if op == "restart":
-            adapter.restart()
-            return {"ok": True}
-        if op == "complete_authorization":
-            adapter.complete_authorization(operation["redirect_url"])
-            return {"ok": True, "status": 200}
-        raise ClientError("unsupported", f"unknown operation {op}")
+        return success(op, call(adapter, operation))
     except Exception as exception:  # the library's error, reported as the application sees it
-        return _error(adapter, op, exception)
+        return failure(adapter, op, exception)
 
 
 def _handle(adapter, message):
@@ -183,23 +213,12 @@ def _handle(adapter, message):
         adapter.reset(message["environment"])
         return {"ok": True}
     if op == "concurrently":
-        operations = message["operations"]
-        # Every operation on a thread of its own, released together by a barrier so that they
-        # really overlap, as an application's simultaneous calls do.
-        start = threading.Barrier(len(operations))
-
-        def run(operation):
-            start.wait()
-            return _outcome(adapter, operation)
-
-        with ThreadPoolExecutor(max_workers=max(1, len(operations))) as pool:
-            outcomes = list(pool.map(run, operations))
-        return {"ok": True, "outcomes": outcomes}
+        return {"ok": True, "outcomes": adapter.concurrently(message["operations"])}
     if op == "authorization_url":
         try:
             return {"ok": True, "url": adapter.authorization_url()}
         except Exception as exception:
-            return _error(adapter, op, exception)
+            return failure(adapter, op, exception)
     if op == "tokens":
         return {"ok": True, "tokens": adapter.tokens()}
     if op == "advance":
@@ -208,10 +227,10 @@ def _handle(adapter, message):
     if op in ("end", "shutdown"):
         adapter.end()
         return {"ok": True}
-    return _outcome(adapter, message)
+    return outcome(adapter, message)
 
 
-def _error(adapter, op, exception):
+def failure(adapter, op, exception):
     """An `ok: false` answer: the exception as the adapter classifies it."""
     error = exception if isinstance(exception, ClientError) else adapter.classify(exception)
     log.info("%s failed: %s: %s", op, error.type_name or "ClientError", error.message)
