@@ -178,6 +178,45 @@ struct ScenarioLanguageTests {
         #expect(last.steps.first?.expectedOutcome == .fails(category: nil, oauthError: "invalid_scope"))
     }
 
+    @Test(
+        "a quoted placeholder takes the matrix value's own JSON type in a token response: integer, fraction, string, boolean",
+        arguments: [
+            ("7199.5", JSONValue.number(7199.5)), ("-60", .integer(-60)), ("\"3600\"", .string("3600")),
+            ("soon", .string("soon")), ("true", .bool(true)),
+        ]
+    )
+    func matrixValueKeepsItsType(_ written: String, _ expected: JSONValue) throws {
+        let collector = DiagnosticCollector()
+        let scenarios = ScenarioLoader.decode(
+            """
+            conformance: 1
+            id: refresh/odd/{expires_in}
+            title: An odd expires_in
+            area: refresh
+            level: SHOULD
+            matrix:
+              expires_in: [\(written)]
+            provider:
+              rules:
+                - when: { endpoint: token }
+                  token_response: { expires_in: "{expires_in}" }
+            steps:
+              - login: password
+            expect:
+              - every_step: succeeds
+            """,
+            file: "odd.yaml",
+            diagnostics: collector
+        )
+        #expect(collector.diagnostics.isEmpty, "\(collector.diagnostics.map(\.description))")
+        let rule = try #require(scenarios.first?.provider.rules.first)
+        guard case .alterTokenResponse(let alteration) = rule.action else {
+            Issue.record("not a token response alteration: \(rule.action)")
+            return
+        }
+        #expect(alteration.set["expires_in"] == expected)
+    }
+
     @Test("a matrix value that breaks a field is reported at the placeholder's line:column, once per distinct problem")
     func matrixDiagnosticsKeepTheirPlace() {
         let yaml = Self.matrixScenario

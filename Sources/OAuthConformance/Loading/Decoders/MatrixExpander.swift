@@ -164,7 +164,10 @@ struct MatrixExpander {
             let names = Self.placeholders(in: scalar.string)
             guard !names.isEmpty else { return node }
             if names.count == 1, scalar.string == "{\(names[0])}", case .scalar(let value)? = values[names[0]] {
-                return .scalar(Node.Scalar(value.string, value.tag, scalar.style, scalar.mark))
+                // The value's style too: Yams reads a number only from a plain scalar, and the
+                // placeholder is usually quoted ("{expires_in}"), so with the placeholder's style
+                // 7199.5 would be a float that no reader accepts.
+                return .scalar(Node.Scalar(value.string, value.tag, value.style, scalar.mark))
             }
             var text = scalar.string
             for (name, value) in values {

@@ -142,13 +142,20 @@ struct YAMLReader {
     func json(_ node: Node, _ what: String) -> JSONValue? {
         switch node {
         case .scalar(let scalar):
-            switch node.tagName {
-            case .null: return .null
-            case .bool: return node.bool.map(JSONValue.bool)
-            case .int: return Int(scalar.string).map(JSONValue.integer) ?? node.float.map(JSONValue.number)
-            case .float: return node.float.map(JSONValue.number)
-            default: return printable(scalar.string, what, at: node).map(JSONValue.string)
+            let value: JSONValue? =
+                switch node.tagName {
+                case .null: .null
+                case .bool: node.bool.map(JSONValue.bool)
+                case .int: Int(scalar.string).map(JSONValue.integer) ?? node.float.map(JSONValue.number)
+                case .float: node.float.map(JSONValue.number)
+                default: printable(scalar.string, what, at: node).map(JSONValue.string)
+                }
+            // A value that reads as no JSON value is a problem to report, never a member dropped
+            // without a word (the scenario would then test something else than it says).
+            if value == nil, [.bool, .int, .float].contains(node.tagName) {
+                error("\(what) is not a value JSON can hold: '\(scalar.string)'", at: node)
             }
+            return value
         case .sequence(let sequence):
             return .array(sequence.compactMap { json($0, what) })
         case .mapping(let mapping):
