@@ -121,10 +121,15 @@ public final class ProviderServer: Sendable {
     }
 
     private static func makeTLSContext(_ identity: TestPKI.ServerIdentity) throws -> NIOSSLContext {
-        let configuration = TLSConfiguration.makeServerConfiguration(
+        var configuration = TLSConfiguration.makeServerConfiguration(
             certificateChain: [.certificate(try NIOSSLCertificate(bytes: identity.certificateDER, format: .der))],
             privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(identity.privateKeyPEM.utf8), format: .pem))
         )
+        // On close the handler sends close_notify and waits for the peer's before closing the
+        // socket. A client that reads nothing from an idle kept-alive connection (the JDK's
+        // HttpURLConnection pool) never answers it, and every TLS scenario would wait NIOSSL's
+        // default 5 s at shutdown; the provider is done with the connection either way.
+        configuration.shutdownTimeout = .milliseconds(50)
         return try NIOSSLContext(configuration: configuration)
     }
 
