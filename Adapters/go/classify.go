@@ -1,0 +1,105 @@
+// Error categories (docs/adapter-protocol.md, "Error categories") for what golang.org/x/oauth2
+// and net/http return to the application. Only what the library surfaces counts: 0.3.0's
+// *oauth2.RetrieveError carries the token endpoint's *http.Response and raw Body but no parsed
+// RFC 6749 §5.2 code, so no answer of this adapter carries oauth_error.
+package main
+
+import (
+	"crypto/x509"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"golang.org/x/oauth2"
+)
+
+// classify turns an error the application got from the library or net/http into the
+// protocol's clientError.
+func classify(err error) *clientError {
+	var already *clientError
+	if errors.As(err, &already) {
+		return already
+	}
+	e := &clientError{Message: err.Error(), Type: typeName(err)}
+	e.Category = category(err)
+	return e
+}
+
+func category(err error) string {
+	// An http.Client call that failed in the oauth2.Transport or below comes back as *url.Error
+	// wrapping the cause; look at the cause.
+	var retrieve *oauth2.RetrieveError
+	if errors.As(err, &retrieve) {
+		return retrieveCategory(retrieve)
+	}
+	if isTLSFailure(err) {
+		return "tls"
+	}
+	var syntax *json.SyntaxError
+	var wrongType *json.UnmarshalTypeError
+	var number *strconv.NumError
+	if errors.As(err, &syntax) || errors.As(err, &wrongType) || errors.As(err, &number) {
+		return "protocol" // a token response the library could not read
+	}
+	if category, ok := libraryMessageCategory(err); ok {
+		return category
+	}
+	var netErr net.Error
+	var urlErr *url.Error
+	if errors.As(err, &netErr) || errors.As(err, &urlErr) {
+		return "transient" // refused, dropped, timed out
+	}
+	return "protocol"
+}
+
+// retrieveCategory: the library surfaces the token endpoint's status (Response.StatusCode) and
+// nothing parsed from the body. A 5xx or 429 is worth retrying later; any other refusal is an
+// RFC 6749 §5.2 error response whose code the library did not read.
+func retrieveCategory(r *oauth2.RetrieveError) string {
+	if r.Response != nil && (r.Response.StatusCode >= 500 || r.Response.StatusCode == 429) {
+		return "transient"
+	}
+	return "oauth_error"
+}
+
+// libraryMessageCategory: the library's own conditions are plain errors.New values, told apart
+// by their words only (golang.org/x/oauth2 0.3.0 exports no sentinel for them).
+func libraryMessageCategory(err error) (string, bool) {
+	message := err.Error()
+	switch {
+	case strings.Contains(message, "oauth2: token expired and refresh token is not set"):
+		return "authorization_required", true // nothing to refresh with: sign in again
+	case strings.Contains(message, "oauth2: server response missing access_token"):
+		return "protocol", true
+	case strings.Contains(message, "oauth2: cannot fetch token:"):
+		return "transient", true // the token response's body could not be read
+	}
+	return "", false
+}
+
+func isTLSFailure(err error) bool {
+	var unknownAuthority x509.UnknownAuthorityError
+	var invalid x509.CertificateInvalidError
+	var hostname x509.HostnameError
+	var systemRoots x509.SystemRootsError
+	return errors.As(err, &unknownAuthority) || errors.As(err, &invalid) ||
+		errors.As(err, &hostname) || errors.As(err, &systemRoots)
+}
+
+// typeName is the Go type of the innermost error that says most: the cause inside a *url.Error.
+func typeName(err error) string {
+	var urlErr *url.Error
+	if errors.As(err, &urlErr) && urlErr.Err != nil {
+		return fmt.Sprintf("%T", urlErr.Err)
+	}
+	return fmt.Sprintf("%T", err)
+}
+
+// panicError is a panic recovered from the library: a crash, never a refusal.
+func panicError(recovered interface{}) *clientError {
+	return &clientError{Category: "unexpected", Type: "panic", Message: fmt.Sprint(recovered)}
+}

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Builds the golang.org/x/oauth2 adapter (Adapters/go/bin/x-oauth2-adapter) offline, in GOPATH
+# mode, against Debian's packaged sources: golang-go and golang-golang-x-oauth2-dev (0.3.0, in
+# /usr/share/gocode). Installs those packages (as root, or through sudo) when they are missing.
+# Does nothing when the binary is newer than every source it is built from.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+packages=(golang-go golang-golang-x-oauth2-dev)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "Adapters/go/install.sh: installing ${missing[*]} (Debian)" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >&2
+fi
+
+version=$(dpkg-query -W -f='${Version}' golang-golang-x-oauth2-dev)
+case "$version" in
+  0.3.0*) ;;
+  *) echo "Adapters/go/install.sh: warning: golang-golang-x-oauth2-dev is $version; the adapter and its profile were checked against 0.3.0" >&2 ;;
+esac
+
+binary=bin/x-oauth2-adapter
+library=/usr/share/gocode/src/golang.org/x/oauth2
+if [ -x "$binary" ] && [ -z "$(find ./*.go "$library" -newer "$binary" -name '*.go' -print -quit)" ]; then
+  exit 0
+fi
+
+echo "Adapters/go/install.sh: building $binary" >&2
+export GO111MODULE=off GOPATH=/usr/share/gocode GOCACHE="$PWD/.gocache" GOFLAGS= CGO_ENABLED=0
+go build -o "$binary" .

@@ -1,0 +1,148 @@
+// The scenario's application and its golang.org/x/oauth2 calls, made as a Go application makes
+// them: oauth2.Config for the password grant and refreshing (TokenSource, NewClient),
+// clientcredentials.Config for that grant, the *http.Client passed in the context under
+// oauth2.HTTPClient. The code flow is in authorization.go, the per-message token source in
+// session.go.
+package main
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+
+	"golang.org/x/oauth2"
+	"golang.org/x/oauth2/clientcredentials"
+)
+
+// maxBody bounds what is read of a resource's answer.
+const maxBody = 1 << 20
+
+// client is one scenario's application: its configuration, its HTTP client and its token.
+type client struct {
+	config      oauth2.Config
+	credentials clientcredentials.Config
+	http        *http.Client
+	store       *tokenStore
+	username    string
+	password    string
+
+	mu      sync.Mutex
+	pending *pendingAuthorization // the authorization request in flight, if any
+}
+
+func newClient(env *environment) (*client, error) {
+	httpClient, err := newHTTPClient(env.CAFile)
+	if err != nil {
+		return nil, err
+	}
+	// AuthStyle left at its zero value, AuthStyleAutoDetect, as applications leave it.
+	return &client{
+		config: oauth2.Config{
+			ClientID:     env.ClientID,
+			ClientSecret: env.ClientSecret,
+			Endpoint:     oauth2.Endpoint{AuthURL: env.AuthorizationEndpoint, TokenURL: env.TokenEndpoint},
+			RedirectURL:  env.RedirectURI,
+		},
+		credentials: clientcredentials.Config{
+			ClientID:     env.ClientID,
+			ClientSecret: env.ClientSecret,
+			TokenURL:     env.TokenEndpoint,
+		},
+		http:     httpClient,
+		store:    newTokenStore(env.StorageDir),
+		username: env.Username,
+		password: env.Password,
+	}, nil
+}
+
+// login obtains tokens with grant as the application asks the library for them, and keeps them.
+func (s *session) login(grant string) error {
+	c := s.client
+	var token *oauth2.Token
+	var err error
+	kept := grant // how the application gets its next token: see savedToken.Grant
+	switch grant {
+	case "password":
+		token, err = c.config.PasswordCredentialsToken(s.ctx, c.username, c.password)
+	case "client_credentials":
+		token, err = c.credentials.Token(s.ctx)
+	case "refresh_token":
+		// x/oauth2 has no "refresh now" call. Its documented way to get a new token is a
+		// TokenSource over a token that is not Valid(): here the held token stripped of its access
+		// token, so the library refreshes with the refresh token it holds (or says it has none).
+		held := c.store.current()
+		kept = held.Grant
+		stale := &oauth2.Token{}
+		if held.Token != nil {
+			stale.RefreshToken = held.Token.RefreshToken
+		}
+		token, err = c.config.TokenSource(s.ctx, stale).Token()
+	default:
+		return &clientError{Category: "unsupported", Message: "login " + grant + " is not implemented"}
+	}
+	if err != nil {
+		return err
+	}
+	c.keep(kept, token, s.frame)
+	return nil
+}
+
+// request calls the resource through the library's *http.Client, which attaches the token and
+// refreshes it when the library finds it not Valid().
+func (s *session) request(method, target string, headers map[string]string, body *string) (int, string, error) {
+	var reader io.Reader
+	if body != nil {
+		reader = strings.NewReader(*body)
+	}
+	request, err := http.NewRequestWithContext(s.ctx, method, target, reader)
+	if err != nil {
+		return 0, "", err
+	}
+	for name, value := range headers {
+		request.Header.Set(name, value)
+	}
+	response, err := s.http.Do(request)
+	if err != nil {
+		return 0, "", err
+	}
+	defer response.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(response.Body, maxBody))
+	if err != nil {
+		return 0, "", err
+	}
+	return response.StatusCode, string(data), nil
+}
+
+// tokens is what the application holds now, for the `tokens` message.
+func (c *client) tokens() interface{} {
+	held := c.store.current().Token
+	if held == nil || held.AccessToken == "" {
+		return nil
+	}
+	var refresh interface{}
+	if held.RefreshToken != "" {
+		refresh = held.RefreshToken
+	}
+	return map[string]interface{}{
+		"access_token":  held.AccessToken,
+		"refresh_token": refresh,
+		"expires_at":    unixSeconds(held.Expiry),
+	}
+}
+
+// close ends the scenario's connections: the provider is about to stop.
+func (c *client) close() {
+	c.http.CloseIdleConnections()
+}
+
+// restart is a relaunched application: everything in memory is gone (the pending authorization,
+// the connections); the token comes back from what was persisted.
+func (c *client) restart() error {
+	c.mu.Lock()
+	c.pending = nil
+	c.mu.Unlock()
+	c.http.CloseIdleConnections()
+	resetAuthStyleCache() // the library's package-level cache dies with the process
+	return c.store.reload()
+}

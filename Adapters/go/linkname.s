@@ -1,0 +1,1 @@
+// Empty: its presence lets processstate.go declare a function without a body (go:linkname).

@@ -1,0 +1,191 @@
+// x-oauth2-adapter drives golang.org/x/oauth2 (Debian's golang-golang-x-oauth2-dev 0.3.0) behind
+// the OAuthConformance adapter protocol, docs/adapter-protocol.md: one JSON message a line on
+// stdin, one answer a line on stdout, logs on stderr. See x-oauth2.yaml for the profile.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"runtime/debug"
+	"sync"
+	"time"
+)
+
+const (
+	libraryName    = "golang.org/x/oauth2"
+	libraryVersion = "0.3.0" // the Debian package this is built against (install.sh checks it)
+	// messageBudget bounds everything one message does; below the profile's 15 s operation timeout.
+	messageBudget = 13 * time.Second
+)
+
+var capabilities = []string{"proactive_refresh", "authorization_code", "restart", "custom_ca", "concurrency", "virtual_clock"}
+
+// adapter is the process's state: the current scenario's client, if any.
+type adapter struct {
+	client *client
+}
+
+func main() {
+	log.SetOutput(os.Stderr)
+	log.SetFlags(log.Ltime | log.Lmicroseconds)
+	// stdout belongs to the protocol; nothing in the library prints, but keep it that way.
+	protocolOut := os.Stdout
+	os.Stdout = os.Stderr
+	codec := newCodec(os.Stdin, protocolOut)
+	a := &adapter{}
+	for {
+		line, err := codec.read()
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			log.Printf("reading stdin: %v", err)
+			return
+		}
+		var m message
+		var reply answer
+		if err := json.Unmarshal(line, &m); err != nil {
+			reply = answer{"fault": "unreadable message: " + err.Error()}
+		} else {
+			log.Printf("<- %s", m.Op)
+			reply = a.handle(&m)
+		}
+		reply["id"] = m.ID
+		if err := codec.write(reply); err != nil {
+			log.Printf("writing stdout: %v", err)
+			return
+		}
+		if m.Op == "shutdown" {
+			return
+		}
+	}
+}
+
+// handle answers one message; a panic in the adapter's own code becomes a fault.
+func (a *adapter) handle(m *message) (reply answer) {
+	defer func() {
+		if recovered := recover(); recovered != nil {
+			reply = answer{"fault": fmt.Sprintf("adapter panic: %v\n%s", recovered, debug.Stack())}
+		}
+	}()
+	switch m.Op {
+	case "hello":
+		if m.Protocol != protocolVersion {
+			return answerFrom(failure(&clientError{Category: "unsupported", Message: fmt.Sprintf("this adapter speaks protocol %d", protocolVersion)}))
+		}
+		return answer{"ok": true, "protocol": protocolVersion, "name": libraryName, "version": libraryVersion, "capabilities": capabilities}
+	case "reset":
+		if a.client != nil {
+			a.client.close()
+		}
+		if m.Environment == nil {
+			return answer{"fault": "reset without environment"}
+		}
+		c, err := newClient(m.Environment)
+		if err != nil {
+			return answer{"fault": "cannot make the client: " + err.Error()}
+		}
+		resetAuthStyleCache() // a new scenario starts as a new process would
+		a.client = c
+		return answer{"ok": true}
+	case "shutdown":
+		if a.client != nil {
+			a.client.close()
+		}
+		return answer{"ok": true}
+	}
+	if a.client == nil {
+		return answer{"fault": m.Op + " before reset"}
+	}
+	if m.Now == nil {
+		return answer{"fault": m.Op + " without now"}
+	}
+	switch m.Op {
+	case "advance":
+		return answer{"ok": true} // no timers: the next message's `now` carries the new time
+	case "tokens":
+		return answer{"ok": true, "tokens": a.client.tokens()}
+	case "end":
+		a.client.close()
+		return answer{"ok": true}
+	}
+	// Everything else calls the library, through a session made for this message's clock.
+	ctx, cancel := context.WithTimeout(context.Background(), messageBudget)
+	defer cancel()
+	s := a.client.session(ctx, frameAt(*m.Now))
+	switch m.Op {
+	case "authorization_url":
+		u, err := s.authorizationURL()
+		if err != nil {
+			return answerFrom(failure(classify(err)))
+		}
+		return answer{"ok": true, "url": u}
+	case "concurrently":
+		return answer{"ok": true, "outcomes": s.concurrently(m.Operations)}
+	}
+	return answerFrom(s.run(m))
+}
+
+// concurrently starts every operation on a goroutine of its own, released together, all on the
+// one session (token source and client), and waits for all.
+func (s *session) concurrently(operations []message) []outcome {
+	outcomes := make([]outcome, len(operations))
+	start := make(chan struct{})
+	var done sync.WaitGroup
+	for i := range operations {
+		done.Add(1)
+		go func(i int) {
+			defer done.Done()
+			<-start
+			outcomes[i] = s.run(&operations[i])
+		}(i)
+	}
+	close(start)
+	done.Wait()
+	return outcomes
+}
+
+// run does one login, request, restart or complete_authorization; a panic from the library
+// is reported as the crash it is (category unexpected).
+func (s *session) run(m *message) (result outcome) {
+	defer func() {
+		if recovered := recover(); recovered != nil {
+			log.Printf("%s panicked: %v\n%s", m.Op, recovered, debug.Stack())
+			result = failure(panicError(recovered))
+		}
+	}()
+	var err error
+	switch m.Op {
+	case "login":
+		err = s.login(m.Grant)
+		if err == nil {
+			return success(200, nil)
+		}
+	case "request":
+		var status int
+		var body string
+		status, body, err = s.request(m.Method, m.URL, m.Headers, m.Body)
+		if err == nil {
+			return success(status, &body)
+		}
+	case "complete_authorization":
+		err = s.completeAuthorization(m.RedirectURL)
+		if err == nil {
+			return success(200, nil)
+		}
+	case "restart":
+		err = s.client.restart()
+		if err == nil {
+			return outcome{OK: true}
+		}
+	default:
+		err = &clientError{Category: "unsupported", Message: "unknown operation " + m.Op}
+	}
+	e := classify(err)
+	log.Printf("%s failed: %s (%s): %s", m.Op, e.Category, e.Type, e.Message)
+	return failure(e)
+}

@@ -1,0 +1,132 @@
+// The adapter protocol's messages (docs/adapter-protocol.md) and how they are read and written:
+// one JSON object a line on stdin, one answer a line on stdout.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"sync"
+)
+
+// protocolVersion is the one version of docs/adapter-protocol.md this adapter speaks.
+const protocolVersion = 1
+
+// maxLine is the protocol's bound on a line (4 MiB), plus room for the newline.
+const maxLine = 4<<20 + 1
+
+// message is one line from the harness. Every op uses a subset of the fields.
+type message struct {
+	ID          json.RawMessage   `json:"id"`
+	Op          string            `json:"op"`
+	Protocol    int               `json:"protocol"`
+	Now         *float64          `json:"now"` // Unix seconds of the scenario's virtual clock
+	Environment *environment      `json:"environment"`
+	Grant       string            `json:"grant"`
+	RedirectURL string            `json:"redirect_url"`
+	Method      string            `json:"method"`
+	URL         string            `json:"url"`
+	Headers     map[string]string `json:"headers"`
+	Body        *string           `json:"body"`
+	Operations  []message         `json:"operations"`
+}
+
+// environment is the reset message's description of the provider and the client's credentials.
+type environment struct {
+	TokenEndpoint         string  `json:"token_endpoint"`
+	AuthorizationEndpoint string  `json:"authorization_endpoint"`
+	ResourceBaseURL       string  `json:"resource_base_url"`
+	Issuer                string  `json:"issuer"`
+	RedirectURI           string  `json:"redirect_uri"`
+	ClientID              string  `json:"client_id"`
+	ClientSecret          string  `json:"client_secret"`
+	Username              string  `json:"username"`
+	Password              string  `json:"password"`
+	CAFile                *string `json:"ca_file"`
+	StorageDir            string  `json:"storage_dir"`
+}
+
+// clientError is an error the library surfaced to the application, as the protocol reports it.
+type clientError struct {
+	Category   string `json:"category"`
+	OAuthError string `json:"oauth_error,omitempty"` // only when the library itself surfaced the §5.2 code
+	Type       string `json:"type,omitempty"`
+	Message    string `json:"message"`
+}
+
+func (e *clientError) Error() string { return e.Category + ": " + e.Message }
+
+// outcome is the result of a login, request, restart or complete_authorization.
+type outcome struct {
+	OK     bool         `json:"ok"`
+	Status int          `json:"status,omitempty"`
+	Body   *string      `json:"body,omitempty"`
+	Error  *clientError `json:"error,omitempty"`
+}
+
+func success(status int, body *string) outcome { return outcome{OK: true, Status: status, Body: body} }
+func failure(err *clientError) outcome         { return outcome{OK: false, Error: err} }
+
+// answer is one line to the harness: an outcome's fields, plus whatever the op adds, plus the id.
+type answer map[string]interface{}
+
+func answerFrom(o outcome) answer {
+	a := answer{"ok": o.OK}
+	if o.Status != 0 {
+		a["status"] = o.Status
+	}
+	if o.Body != nil {
+		a["body"] = *o.Body
+	}
+	if o.Error != nil {
+		a["error"] = o.Error
+	}
+	return a
+}
+
+// codec reads messages and writes whole answer lines; writes are serialised.
+type codec struct {
+	in  *bufio.Reader
+	mu  sync.Mutex
+	out io.Writer
+}
+
+func newCodec(in io.Reader, out io.Writer) *codec {
+	return &codec{in: bufio.NewReaderSize(in, 64<<10), out: out}
+}
+
+// read returns the next non-empty line, or io.EOF at the end of input.
+func (c *codec) read() ([]byte, error) {
+	for {
+		line, err := c.in.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			// A line longer than the buffer: gather it, within the protocol's bound.
+			whole := append([]byte(nil), line...)
+			for err == bufio.ErrBufferFull && len(whole) < maxLine {
+				line, err = c.in.ReadSlice('\n')
+				whole = append(whole, line...)
+			}
+			line = whole
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			return line, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+func (c *codec) write(a answer) error {
+	var line bytes.Buffer
+	encoder := json.NewEncoder(&line)
+	encoder.SetEscapeHTML(false)              // URLs keep their '&' readable in traces
+	if err := encoder.Encode(a); err != nil { // Encode ends the line with '\n'
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, err := c.out.Write(line.Bytes())
+	return err
+}
