@@ -7,7 +7,7 @@ import Testing
 struct ClientProfileTests {
     @Test(
         "every profile shipped under Adapters/ loads without a problem",
-        arguments: ["swift/reference.yaml", "python/authlib.yaml", "python/requests-oauthlib.yaml"]
+        arguments: AdapterSuiteTests.shippedProfiles()
     )
     func shippedProfilesLoad(_ file: String) throws {
         let loaded = AdapterProfileLoader.load(path: AdapterSuiteTests.adapters.appendingPathComponent(file).path)
