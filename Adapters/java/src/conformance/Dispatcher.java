@@ -42,6 +42,11 @@ final class Dispatcher {
             clock.set(message.get("now").getAsDouble()); // before acting: the library reads it
         }
         LOG.info("<- " + op);
+        if (client == null && !op.equals("hello") && !op.equals("reset") && !op.equals("shutdown")) {
+            // The harness broke the protocol, not the library: a fault (Main reports a thrown
+            // exception as one), never an error the library would be blamed for.
+            throw new IllegalStateException(op + " before reset");
+        }
         switch (op) {
             case "hello":
                 return hello(message);
