@@ -28,6 +28,14 @@ struct Report: ParsableCommand {
     @Option(help: "Also write a Markdown summary here, e.g. \"$GITHUB_STEP_SUMMARY\".")
     var markdown: String?
 
+    @Option(
+        help: """
+            Also write the conformance table of client libraries here (Markdown, as docs/clients.md): \
+            a row per client, a column per behaviour family.
+            """
+    )
+    var clientsTable: String?
+
     func run() throws {
         var parts: [(file: String, result: ConformanceResult)] = []
         var problems: [ResultFileProblem] = []
@@ -50,7 +58,13 @@ struct Report: ParsableCommand {
             throw ExitCode.inputError
         }
 
-        let outputs = ReportOutputs(junit: junit, json: json, markdown: markdown, html: html)
+        let outputs = ReportOutputs(
+            junit: junit,
+            json: json,
+            markdown: markdown,
+            html: html,
+            clientsTable: clientsTable
+        )
         if outputs.needsSingleClient, merged.count != 1 {
             Console.error(
                 "conformance: --junit and --json take the results of one client; these are \(merged.count): \(merged.map(\.client.label).joined(separator: ", "))"

@@ -8,6 +8,8 @@ struct ReportOutputs {
     var json: String?
     var markdown: String?
     var html: String?
+    /// The Markdown table of client libraries by behaviour family (docs/clients.md).
+    var clientsTable: String?
 
     /// JUnit XML and the JSON result describe one client; the others take any number.
     var needsSingleClient: Bool { junit != nil || json != nil }
@@ -36,7 +38,23 @@ struct ReportOutputs {
         }
         attempt("Markdown summary", markdown) { RenderedReport(text: MarkdownReport().render(results)) }
         attempt("HTML matrix", html) { RenderedReport(text: MatrixPage().render(results)) }
+        attempt("Clients table", clientsTable) {
+            RenderedReport(
+                text: ClientsTable(repositoryRoot: clientsTable.map(Self.workingDirectory(seenFrom:))).render(results)
+            )
+        }
         return written
+    }
+
+    /// The working directory (the repository root, where the scenario paths of a run start) as a
+    /// relative link from the file at `path`: `../` from `docs/clients.md`.
+    static func workingDirectory(seenFrom path: String) -> String {
+        let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.pathComponents
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.pathComponents
+        let shared = zip(current, folder).prefix { $0 == $1 }.count
+        let up = Array(repeating: "..", count: folder.count - shared)
+        let down = current.dropFirst(shared)
+        return (up + down).map { $0 + "/" }.joined()
     }
 }
 

@@ -72,25 +72,11 @@ public struct MarkdownReport: Sendable {
             ReportText.visible(scenario.explanation, keepingLineBreaks: true),
             to: scenarioLimit
         )
-        let fence = String(repeating: "`", count: max(3, Self.longestBacktickRun(in: text) + 1))
         return [
             "<details><summary>\(verdict) <code>\(Self.html(scenario.id))</code>: \(Self.html(scenario.title))</summary>",
-            "", fence + "text", text, fence, "", "</details>", "",
-        ]
+            "",
+        ] + MarkdownText.codeBlock(text) + ["", "</details>", ""]
     }
 
-    /// Text for HTML inside Markdown, all on one line: escaped, and `|` kept from splitting a table cell.
-    private static func html(_ text: String) -> String {
-        XMLText.escaped(text, forAttribute: true).replacingOccurrences(of: "|", with: "&#124;")
-    }
-
-    private static func longestBacktickRun(in text: String) -> Int {
-        var longest = 0
-        var current = 0
-        for character in text {
-            current = character == "`" ? current + 1 : 0
-            longest = max(longest, current)
-        }
-        return longest
-    }
+    private static func html(_ text: String) -> String { MarkdownText.html(text) }
 }

@@ -41,7 +41,7 @@ public struct MatrixPage: Sendable {
                     "<td><button class=\"cell \(scenario.verdict.rawValue)\" data-detail=\"\(detail)\" "
                     + "title=\"\(Self.escaped(result.client.label)): \(scenario.verdict.rawValue)"
                     + (scenario.failingLevel.map { " at \($0.rawValue)" } ?? "")
-                    + "\">\(Self.label(scenario.verdict))</button></td>"
+                    + "\">\(scenario.verdict.label)</button></td>"
             }
             page += "</tr>\n"
         }
@@ -71,7 +71,7 @@ public struct MatrixPage: Sendable {
     private func detail(_ scenario: ScenarioRecord, client: ClientRecord, id: String) -> String {
         var html = "<template id=\"\(id)\">"
         html +=
-            "<h2><span class=\"cell \(scenario.verdict.rawValue)\">\(Self.label(scenario.verdict))</span> \(Self.escaped(scenario.id))</h2>"
+            "<h2><span class=\"cell \(scenario.verdict.rawValue)\">\(scenario.verdict.label)</span> \(Self.escaped(scenario.id))</h2>"
         html +=
             "<p class=\"client\">\(Self.escaped(client.label)) · \(Self.escaped(scenario.level)) · \(Self.escaped(scenario.spec.joined(separator: ", ")))"
             + " · \(scenario.milliseconds) ms</p>"
@@ -97,17 +97,6 @@ public struct MatrixPage: Sendable {
             rows[scenario.id] = Row(id: scenario.id, title: scenario.title, area: scenario.area, level: scenario.level)
         }
         return rows.values.sorted { $0.area == $1.area ? $0.id < $1.id : ConformanceResult.areaOrder($0.area, $1.area) }
-    }
-
-    private static func label(_ verdict: VerdictRecord) -> String {
-        switch verdict {
-        case .passed: "PASS"
-        case .failed: "FAIL"
-        case .skipped: "SKIP"
-        case .error: "ERROR"
-        case .expectedFailure: "XFAIL"
-        case .toleratedFailure: "WARN"
-        }
     }
 
     /// Escaped as an XML attribute is, which is valid HTML text and attribute alike.

@@ -197,6 +197,22 @@ public enum VerdictRecord: String, Codable, Sendable, CaseIterable {
         }
     }
 
+    /// `PASS`, `XFAIL`: the verdict in a cell of the HTML matrix or the clients table.
+    public var label: String {
+        switch self {
+        case .passed: "PASS"
+        case .failed: "FAIL"
+        case .skipped: "SKIP"
+        case .error: "ERROR"
+        case .expectedFailure: "XFAIL"
+        case .toleratedFailure: "WARN"
+        }
+    }
+
+    /// A failure, whether or not the run holds it against the client: what a reader asking
+    /// "does this client get it right?" counts as wrong.
+    public var isFailure: Bool { self == .failed || self == .expectedFailure || self == .toleratedFailure }
+
     /// Counted in a column of their own only when a run has some; the first four always are.
     public var isShownOnlyWhenPresent: Bool { self == .expectedFailure || self == .toleratedFailure }
 }

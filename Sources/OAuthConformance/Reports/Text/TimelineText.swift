@@ -81,7 +81,17 @@ public enum TimelineText {
         }
         if let challenge = entry.response.header("WWW-Authenticate") { text += " WWW-Authenticate: \(challenge)" }
         if let rule = entry.appliedRule { text += " [rule \(rule + 1)]" }
-        return text
+        return Self.delivered(text, by: entry.delivery)
+    }
+
+    /// The answer as the client met it: a transport fault replaced it (the client never read those
+    /// tokens), a slow delivery only delayed it.
+    static func delivered(_ answer: String, by delivery: Delivery) -> String {
+        switch delivery {
+        case .immediate: answer
+        case .never, .reset, .closeWithoutAnswer, .garbage: "\(delivery.label), instead of \(answer)"
+        case .delayed, .dribble, .heldUntilRequest: "\(answer) (\(delivery.label))"
+        }
     }
 
     private static func text(of value: JSONValue) -> String {

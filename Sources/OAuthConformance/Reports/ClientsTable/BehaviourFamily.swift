@@ -1,0 +1,165 @@
+/// A behaviour a reader of the clients table cares about ("does it single-flight its refreshes?"),
+/// and the scenarios that judge it. Families are the columns of docs/clients.md.
+///
+/// This list is the one place that says which family a scenario belongs to; the scenario files
+/// do not name their family (that would be a change to the scenario language). Each built-in
+/// scenario must match exactly one family's patterns, which a test checks, so a new scenario
+/// without a family, or one two families claim, fails the build rather than vanishing from
+/// the table or being counted twice.
+public struct BehaviourFamily: Sendable, Hashable, Identifiable {
+    /// The anchor of the family's section in docs/clients.md: `proactive-refresh`.
+    public var id: String
+    /// `Proactive refresh`: the column heading.
+    public var title: String
+    /// One sentence on what a conforming client does, shown above the family's scenarios.
+    public var summary: String
+    /// Scenario ids: exact, or a prefix followed by `*` (`concurrency/*`).
+    public var patterns: [String]
+    /// Its timelines differ between two runs of the same client: requests sent concurrently are
+    /// numbered in the order the scheduler picked, an authorization request carries a fresh
+    /// state and PKCE challenge, a TLS error names a key made for the run. The clients table,
+    /// which must not change between runs, quotes a timeline of such a family only when the
+    /// client fails nothing else.
+    public var timelinesVaryBetweenRuns = false
+
+    public func matches(_ scenarioID: String) -> Bool {
+        patterns.contains { pattern in
+            pattern.hasSuffix("*") ? scenarioID.hasPrefix(pattern.dropLast()) : scenarioID == pattern
+        }
+    }
+
+    /// Every family whose patterns match the scenario: one for each built-in scenario.
+    public static func owners(of scenarioID: String) -> [BehaviourFamily] {
+        all.filter { $0.matches(scenarioID) }
+    }
+
+    /// The family a scenario is counted in; `other` for a scenario no family claims (one of
+    /// the user's own files), which the table then shows in a column of its own.
+    public static func family(of scenarioID: String) -> BehaviourFamily {
+        owners(of: scenarioID).first ?? other
+    }
+
+    /// Scenarios outside the built-in suite's families.
+    public static let other = BehaviourFamily(
+        id: "other-scenarios",
+        title: "Other scenarios",
+        summary: "Scenarios that belong to none of the families above.",
+        patterns: []
+    )
+
+    /// The families in column order.
+    public static let all: [BehaviourFamily] = [
+        BehaviourFamily(
+            id: "proactive-refresh",
+            title: "Proactive refresh",
+            summary:
+                "Refreshes an access token shortly before it expires, inside the declared window, about once per lifetime, and keeps the valid token when that refresh fails.",
+            patterns: [
+                "refresh/proactive-within-declared-window",
+                "refresh/short-lifetime-below-window",
+                "refresh/failed-refresh-keeps-valid-token",
+                "refresh/client-credentials-asks-again-after-expiry",
+            ]
+        ),
+        BehaviourFamily(
+            id: "401-handling",
+            title: "401 handling",
+            summary:
+                "A 401 on a token that should be valid leads to one refresh and one replay with the new token, never to a loop, and not to a refresh for a 403 or a failed refresh.",
+            patterns: [
+                "retry/*",
+                "refresh/tokens-dying-before-stated-expiry",
+                "errors/revoked-grant-leads-to-sign-in",
+            ]
+        ),
+        BehaviourFamily(
+            id: "single-flight",
+            title: "Single-flight",
+            summary:
+                "Concurrent calls that need a new token share one token request, and all of them get its outcome.",
+            patterns: ["concurrency/*"],
+            timelinesVaryBetweenRuns: true
+        ),
+        BehaviourFamily(
+            id: "refresh-token-retention-and-rotation",
+            title: "Refresh token retention and rotation",
+            summary:
+                "Keeps its refresh token when a refresh response omits it, presents the rotated one it got last (after a restart too), and drops one the provider refused.",
+            patterns: [
+                "refresh/keeps-refresh-token-*",
+                "refresh/rotated-refresh-token-*",
+                "refresh/tokens-survive-restart",
+                "errors/invalid-grant-on-refresh-requires-sign-in",
+                "security/revoked-token-family-leads-to-sign-in",
+            ]
+        ),
+        BehaviourFamily(
+            id: "expires_in-handling",
+            title: "expires_in handling",
+            summary:
+                "Reads expires_in relative to receipt: a missing, odd or string value, or a provider clock that disagrees, neither breaks the client nor makes it refresh in a loop.",
+            patterns: [
+                "refresh/odd-expires-in*",
+                "refresh/missing-expires-in-relies-on-401",
+                "refresh/refresh-response-without-expires-in",
+                "refresh/string-expires-in-not-dropped",
+                "refresh/server-clock-*",
+            ]
+        ),
+        BehaviourFamily(
+            id: "error-mapping",
+            title: "Error mapping",
+            summary:
+                "Token endpoint errors, server errors, broken connections and malformed token responses are reported with the right category and RFC 6749 §5.2 code, and leave the tokens in a sound state.",
+            patterns: [
+                "errors/error-body-with-200/*",
+                "errors/missing-access-token/*",
+                "errors/refresh-error-surfaced/*",
+                "errors/token-error-surfaced/*",
+                "errors/server-error-on-refresh/*",
+                "errors/server-errors-bounded",
+                "errors/transient-refresh-failure-recovers",
+                "errors/transport-fault-on-refresh/*",
+                "errors/truncated-token-response",
+                "errors/unknown-members-ignored",
+                "errors/token-type-case-insensitive",
+                "errors/unsupported-token-type-refused/*",
+            ]
+        ),
+        BehaviourFamily(
+            id: "retry-after",
+            title: "Retry-After",
+            summary: "After a 429 or 503 with Retry-After, no token request goes out before the time it names.",
+            patterns: ["errors/retry-after-honoured/*"]
+        ),
+        BehaviourFamily(
+            id: "redirects-and-secrets",
+            title: "Redirects and secrets",
+            summary:
+                "Client secret, password, grant and tokens go only where they belong: not to another origin after a redirect, not into URLs or error messages, refresh tokens never to the resource.",
+            patterns: [
+                "security/client-secret-*",
+                "security/error-messages-reveal-no-credentials/*",
+                "security/resource-redirect-gets-no-credentials/*",
+                "security/token-endpoint-redirect-gets-no-secrets/*",
+                "security/tokens-only-in-authorization-header",
+            ]
+        ),
+        BehaviourFamily(
+            id: "tls",
+            title: "TLS",
+            summary:
+                "Refuses untrusted, expired, wrong-host and (when it pins) wrong-key certificates before sending a credential, accepts the one its CA signed, and sends no token over a redirect to plain HTTP.",
+            patterns: ["tls/*"],
+            timelinesVaryBetweenRuns: true
+        ),
+        BehaviourFamily(
+            id: "authorization-code-flow",
+            title: "Authorization code flow",
+            summary:
+                "Sends PKCE S256 and an unguessable state, refuses an authorization response with the wrong state or issuer without redeeming its code, and surfaces a denied consent.",
+            patterns: ["security/authorization-*"],
+            timelinesVaryBetweenRuns: true
+        ),
+    ]
+}

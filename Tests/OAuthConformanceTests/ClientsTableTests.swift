@@ -1,0 +1,308 @@
+import Foundation
+import Testing
+
+@testable import OAuthConformance
+
+/// The public table of client libraries (docs/clients.md): the behaviour families it is built
+/// on, the page rendered from hand-made results, and `conformance report --clients-table`.
+@Suite("Clients table")
+struct ClientsTableTests {
+    @Test("every built-in scenario belongs to exactly one behaviour family, and every pattern claims one")
+    func familiesCoverTheBuiltInSuite() throws {
+        let ids = try Fixtures.builtInScenarios().map(\.id)
+        #expect(ids.count > 50, "the built-in suite was loaded")
+        for id in ids {
+            let owners = BehaviourFamily.owners(of: id).map(\.title)
+            #expect(
+                owners.count == 1,
+                "\(id) belongs to \(owners.isEmpty ? "no family" : owners.joined(separator: " and "))"
+            )
+        }
+        for family in BehaviourFamily.all {
+            for pattern in family.patterns {
+                let claimed = ids.contains {
+                    BehaviourFamily(id: "", title: "", summary: "", patterns: [pattern]).matches($0)
+                }
+                #expect(claimed, "\(family.title): pattern \(pattern) matches no built-in scenario (renamed?)")
+            }
+        }
+    }
+
+    @Test("a family's id is the anchor GitHub gives its heading, so the table's links land")
+    func familyAnchors() {
+        for family in BehaviourFamily.all + [.other] {
+            #expect(MarkdownText.slug(family.title) == family.id)
+        }
+        var anchors = MarkdownAnchors()
+        #expect(["lib 1.0", "lib 1.0", "TLS"].map { anchors.anchor(for: $0) } == ["lib-10", "lib-10-1", "tls"])
+    }
+
+    @Test("a row per client, a cell per family: pass with counts, fail (expected failures too), not supported")
+    func cells() {
+        let page = ClientsTable().render(Self.twoClients())
+        #expect(page.contains("| Client | Proactive refresh | 401 handling | Single-flight |"))
+        let rows = page.split(separator: "\n").filter { $0.hasPrefix("| [lib-") }
+        #expect(rows.count == 2)
+        let first = String(rows[0])
+        #expect(
+            first.hasPrefix(
+                "| [lib-a 1.0](#lib-a-10) | [· not run](#proactive-refresh) | [❌ fail 1/3](#401-handling) |"
+            )
+        )
+        #expect(first.contains("[✅ pass 1/1, 1 skipped](#tls)"))
+        let second = String(rows[1])
+        #expect(second.contains("[✅ pass 3/3](#401-handling)"))
+        #expect(second.contains("[➖ not supported, 2 skipped](#tls)"))
+        #expect(!page.contains("Other scenarios"), "no column for unclaimed scenarios when there are none")
+    }
+
+    @Test("per library: the profile's reasons with their scenarios, unexpected failures, what is not supported")
+    func librarySections() {
+        let page = ClientsTable().render(Self.twoClients())
+        let libA = Self.section(page, from: "### lib-a 1.0", to: "### lib-b 2.0")
+        #expect(libA.contains("- **401 handling**: refreshes twice after one 401 — `retry/401-storm-bounded`\n"))
+        #expect(
+            libA.contains(
+                "- **401 handling**: fails: number of token requests (grant refresh_token) is at most 1 [SHOULD] "
+                    + "(not in its profile's expected failures) — `retry/401-without-challenge-bounded`\n"
+            ),
+            "a failure no profile expected names the checks it failed, and says so"
+        )
+        #expect(libA.contains("Not supported, so skipped: the client does not declare pinning (1)."))
+        #expect(libA.contains("Profile [`Adapters/x/lib-a.yaml`](../Adapters/x/lib-a.yaml)"))
+        #expect(libA.contains("5 scenarios: 2 passed, 2 failed (1 of them expected by its profile), 1 skipped"))
+        let libB = Self.section(page, from: "### lib-b 2.0", to: "## The scenarios of each family")
+        #expect(libB.contains("Passes every scenario it runs."))
+        #expect(libB.contains("Built into the harness"))
+        #expect(!libB.contains("Evidence"))
+    }
+
+    @Test("the evidence is the timeline of one failure: MUST before SHOULD, never a family whose timelines vary")
+    func evidence() throws {
+        let page = ClientsTable().render(Self.twoClients())
+        let libA = Self.section(page, from: "### lib-a 1.0", to: "### lib-b 2.0")
+        #expect(libA.contains("Evidence, `retry/401-storm-bounded` (XFAIL)"), "the MUST failure, not the SHOULD one")
+        #expect(libA.contains(">   t=+0s  #2 POST /token grant_type=refresh_token refresh_token=rt-1 → 200"))
+        #expect(libA.contains("✗ number of token requests (grant refresh_token) is at most 1 [MUST]"))
+
+        // A client failing a MUST in a family whose timelines vary (fresh state and PKCE values)
+        // and a SHOULD elsewhere: the SHOULD's timeline is quoted, as it reads the same every run.
+        var client = Self.result(
+            "lib-c",
+            "3.0",
+            [
+                Self.scenario(
+                    "security/authorization-response-state-refused/forged",
+                    .failed,
+                    level: "MUST",
+                    timeline: [
+                        "t=+0s  step 1: authorize → success (200)",
+                        ">   t=+0s  #1 GET /authorize?state=abc123 → 302",
+                    ]
+                ),
+                Self.scenario("refresh/odd-expires-in/soon", .failed, level: "SHOULD"),
+            ]
+        )
+        #expect(ClientsTable().render([client]).contains("Evidence, `refresh/odd-expires-in/soon` (FAIL)"))
+        // With nothing else failing, the varying family's timeline is quoted, its one-time values masked.
+        client.scenarios.removeLast()
+        let only = ClientsTable().render([client])
+        #expect(only.contains("Evidence, `security/authorization-response-state-refused/forged` (FAIL)"))
+        #expect(only.contains("GET /authorize?state=… → 302"))
+    }
+
+    @Test("nothing that differs between two runs of the same clients reaches the page")
+    func stableAcrossRuns() {
+        let first = Self.twoClients()
+        var second = first
+        for index in second.indices {
+            second[index].startedAt = Date(timeIntervalSince1970: 2_000_000_000)
+            second[index].milliseconds += 1234
+            for scenario in second[index].scenarios.indices {
+                second[index].scenarios[scenario].milliseconds += 17
+                second[index].scenarios[scenario].clientOutput = "pid \(index) at /tmp/run-\(scenario)"
+                second[index].scenarios[scenario].timeline = second[index].scenarios[scenario].timeline?.map {
+                    $0.replacingOccurrences(of: "127.0.0.1:40001", with: "127.0.0.1:52345")
+                        .replacingOccurrences(of: "/tmp/first/ca.pem", with: "/tmp/second/ca.pem")
+                }
+            }
+        }
+        let page = ClientsTable().render(first)
+        #expect(page == ClientsTable().render(second))
+        #expect(page.contains("http://127.0.0.1:PORT/token"))
+        #expect(page.contains("<temporary file>"))
+        #expect(!page.contains("40001"))
+    }
+
+    @Test("per family: every scenario's verdict per client, linked to its file in the repository")
+    func familySections() {
+        let page = ClientsTable().render(Self.twoClients())
+        let retry = Self.section(page, from: "### 401 handling", to: "### Single-flight")
+        #expect(retry.contains("| Scenario | Level | lib-a 1.0 | lib-b 2.0 |"))
+        #expect(
+            retry.contains(
+                "| [`retry/401-storm-bounded`](../Scenarios/retry/401-storm-bounded.yaml) | MUST | XFAIL | PASS |"
+            )
+        )
+        #expect(retry.contains("| `retry/401-without-challenge-bounded` | SHOULD | FAIL | PASS |"), "no file, no link")
+        let tls = Self.section(page, from: "### TLS", to: "### Authorization code flow")
+        #expect(tls.contains("| SHOULD | SKIP | SKIP |"))
+        #expect(ClientsTable.repositoryPath(ofScenarioFile: "/work/x/Scenarios/tls/a.yaml") == "Scenarios/tls/a.yaml")
+        #expect(ClientsTable.repositoryPath(ofScenarioFile: "/elsewhere/mine.yaml") == nil)
+    }
+
+    @Test("a scenario no family claims gets a column of its own")
+    func unclaimedScenarios() {
+        let page = ClientsTable().render([Self.result("lib", "1", [Self.scenario("mine/custom-check", .passed)])])
+        #expect(page.contains("| Client | Proactive refresh |"))
+        #expect(page.contains("| Authorization code flow | Other scenarios |"))
+        #expect(page.contains("[✅ pass 1/1](#other-scenarios)"))
+    }
+
+    @Test("report --clients-table writes the table, linking scenario files and profiles from where it is written")
+    func reportOption() async throws {
+        let directory = try PackageFiles.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var results: [String] = []
+        for (index, result) in Self.twoClients().enumerated() {
+            try JSONReport.render(result).write(
+                to: directory.appendingPathComponent("result-\(index).json"),
+                atomically: true,
+                encoding: .utf8
+            )
+            results.append("result-\(index).json")
+        }
+        // Run where the results' paths start, as scripts/clients-table runs in the repository root.
+        let report = try await ProcessRun.run(
+            PackageFiles.conformanceExecutable,
+            ["report", "--html", "matrix.html", "--clients-table", "docs/clients.md"] + results,
+            in: directory
+        )
+        #expect(report.status == 0, "\(report.standardError)")
+        #expect(report.standardOutput.contains("Clients table: docs/clients.md"))
+        let written = try String(contentsOf: directory.appendingPathComponent("docs/clients.md"), encoding: .utf8)
+        #expect(written == ClientsTable(repositoryRoot: "../").render(Self.twoClients()))
+        #expect(written.contains("](../Scenarios/retry/401-storm-bounded.yaml)"))
+        #expect(written.contains("](../Adapters/x/lib-a.yaml)"))
+    }
+
+    // MARK: - Hand-made results
+
+    /// lib-a fails two 401 scenarios (one as its profile expects) and passes TLS but for pinning;
+    /// lib-b passes every 401 scenario and supports no TLS.
+    static func twoClients() -> [ConformanceResult] {
+        let storm = scenario(
+            "retry/401-storm-bounded",
+            .expectedFailure,
+            level: "MUST",
+            reason: "refreshes twice after one 401",
+            file: "Scenarios/retry/401-storm-bounded.yaml",
+            timeline: [
+                "t=+0s  step 1: request GET /resource → error transient: 401 for url: http://127.0.0.1:40001/token (CA /tmp/first/ca.pem)",
+                "    t=+0s  #1 GET /resource Bearer at-1 → 401",
+                ">   t=+0s  #2 POST /token grant_type=refresh_token refresh_token=rt-1 → 200",
+                ">   t=+0s  #3 POST /token grant_type=refresh_token refresh_token=rt-2 → 200",
+            ]
+        )
+        var withoutChallenge = storm
+        withoutChallenge.id = "retry/401-without-challenge-bounded"
+        // Failed, but not as its profile expects: no reason, and a SHOULD where the storm is a MUST.
+        withoutChallenge.verdict = .failed
+        withoutChallenge.reason = nil
+        withoutChallenge.file = nil
+        withoutChallenge.level = "SHOULD"
+        withoutChallenge.checks = withoutChallenge.checks.map { check in
+            var check = check
+            check.level = .should
+            return check
+        }
+        let libA = result(
+            "lib-a",
+            "1.0",
+            [
+                storm,
+                withoutChallenge,
+                scenario("retry/insufficient-scope-not-refreshed", .passed),
+                scenario("tls/valid-certificate-accepted", .passed),
+                scenario("tls/pinned-key-mismatch-refused", .skipped, reason: "the client does not declare pinning"),
+            ],
+            profile: "Adapters/x/lib-a.yaml"
+        )
+        let libB = result(
+            "lib-b",
+            "2.0",
+            [
+                scenario("retry/401-storm-bounded", .passed, level: "MUST"),
+                scenario("retry/401-without-challenge-bounded", .passed),
+                scenario("retry/insufficient-scope-not-refreshed", .passed),
+                scenario("tls/valid-certificate-accepted", .skipped, reason: "the client does not declare custom_ca"),
+                scenario("tls/pinned-key-mismatch-refused", .skipped, reason: "the client does not declare pinning"),
+            ]
+        )
+        return [libA, libB]
+    }
+
+    static func result(
+        _ name: String,
+        _ version: String,
+        _ scenarios: [ScenarioRecord],
+        profile: String? = nil
+    )
+        -> ConformanceResult
+    {
+        ConformanceResult(
+            client: ClientRecord(
+                name: name,
+                version: version,
+                capabilities: ["concurrency"],
+                refreshWindow: "1m",
+                profileFile: profile
+            ),
+            startedAt: Date(timeIntervalSince1970: 1_700_000_000),
+            milliseconds: 900,
+            scenarios: scenarios
+        )
+    }
+
+    /// A scenario record; one that did not pass failed a check of its level on request #2.
+    static func scenario(
+        _ id: String,
+        _ verdict: VerdictRecord,
+        level: String = "SHOULD",
+        reason: String? = nil,
+        file: String? = nil,
+        timeline: [String]? = ["t=+0s  step 1: login password → success (200)", ">   t=+0s  #1 POST /token → 200"]
+    ) -> ScenarioRecord {
+        let failing = verdict.isFailure || verdict == .error
+        return ScenarioRecord(
+            id: id,
+            title: "title of \(id)",
+            area: String(id.prefix { $0 != "/" }),
+            level: level,
+            spec: ["RFC 6749"],
+            file: file,
+            verdict: verdict,
+            reason: reason,
+            milliseconds: 12,
+            checks: [
+                CheckRecord(
+                    kind: "count",
+                    statement: "number of token requests (grant refresh_token) is at most 1",
+                    passed: !failing,
+                    level: Level(rawValue: level),
+                    expected: "at most 1",
+                    observed: failing ? "2 (#2 t=+0s, #3 t=+0s)" : "1",
+                    evidence: failing ? [2, 3] : []
+                )
+            ],
+            timeline: verdict == .skipped ? nil : timeline
+        )
+    }
+
+    /// The lines of `page` from the heading `from` up to the heading `to`.
+    static func section(_ page: String, from: String, to: String) -> String {
+        guard let start = page.range(of: from), let end = page.range(of: to, range: start.upperBound..<page.endIndex)
+        else { return "" }
+        return String(page[start.lowerBound..<end.lowerBound])
+    }
+}
