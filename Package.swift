@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
     ],
     targets: [
         .target(
@@ -35,6 +36,10 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
+                // Well-formed ID tokens and the JWKS; deliberately broken tokens are assembled by hand.
+                .product(name: "JWTKit", package: "jwt-kit"),
+                // RSA signing keys for ID tokens (RS256, PS256), minted once per process.
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
         .target(
@@ -49,6 +54,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
+                // The reference client's ID token validation (OpenID Connect Core §3.1.3.7).
+                .product(name: "JWTKit", package: "jwt-kit"),
             ]
         ),
         .executableTarget(
@@ -86,6 +93,11 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                // Verifies the provider's ID tokens against its JWKS independently of how it signs them.
+                .product(name: "JWTKit", package: "jwt-kit"),
+                // HS256 checks: JWTKit asserts (in debug builds) on an HMAC key shorter than 32 bytes,
+                // and the client secret is one.
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(
