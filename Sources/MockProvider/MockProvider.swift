@@ -16,6 +16,9 @@ public final class MockProvider: Sendable {
     private let authorizationEndpoint: AuthorizationEndpoint
     private let revocationEndpoint: RevocationEndpoint
     private let introspectionEndpoint: IntrospectionEndpoint
+    private let jwksEndpoint: JWKSEndpoint
+    private let userinfoEndpoint: UserinfoEndpoint
+    private let idTokenLedger: IDTokenLedger
     private let jitter: JitterSource
 
     private let logger: Logger?
@@ -33,6 +36,8 @@ public final class MockProvider: Sendable {
         let ledger = TokenLedger(policy: settings.tokens, capacity: tokenCapacity)
         let codes = AuthorizationCodes()
         let authenticator = ClientAuthenticator(client: settings.client)
+        let idTokenLedger = IDTokenLedger(capacity: tokenCapacity)
+        self.idTokenLedger = idTokenLedger
         self.settings = settings
         self.clock = clock
         self.journal = journal
@@ -42,7 +47,8 @@ public final class MockProvider: Sendable {
             settings: settings,
             authenticator: authenticator,
             ledger: ledger,
-            codes: codes
+            codes: codes,
+            idTokens: IDTokenIssuer(settings: settings, ledger: idTokenLedger, clock: clock)
         )
         self.resourceEndpoint = ResourceEndpoint(ledger: ledger)
         self.authorizationEndpoint = AuthorizationEndpoint(settings: settings, codes: codes)
@@ -53,11 +59,16 @@ public final class MockProvider: Sendable {
             ledger: ledger,
             clock: clock
         )
+        self.jwksEndpoint = JWKSEndpoint(policy: settings.idTokens, ledger: idTokenLedger)
+        self.userinfoEndpoint = UserinfoEndpoint(ledger: ledger)
         self.jitter = JitterSource(seed: settings.seed)
     }
 
     /// Every token issued so far and still remembered (see `tokenCapacity`), in order.
     public var issuedTokens: [IssuedToken] { ledger.issued }
+
+    /// Every ID token issued so far and still remembered, in order: `id_token#N` is the N-th.
+    public var issuedIDTokens: [IssuedIDToken] { idTokenLedger.issued }
 
     public func handle(_ request: ProviderRequest) -> ProviderReply {
         let now = clock.elapsed
@@ -128,6 +139,10 @@ public final class MockProvider: Sendable {
         case .alterAuthorizationResponse(let alteration):
             AuthorizationResponseEditor(alteration: alteration, previousState: previousAuthorizationState())
                 .edit(serve(request, endpoint: endpoint, at: now))
+        case .alterIDToken(let alteration):
+            endpoint == .token
+                ? tokenEndpoint.serve(request, issuer: issuer, idTokenAlteration: alteration, at: now)
+                : serve(request, endpoint: endpoint, at: now)
         case nil, .sequence:
             // The rule engine unpacks sequences; a sequence nested in one is answered correctly.
             serve(request, endpoint: endpoint, at: now)
@@ -136,12 +151,16 @@ public final class MockProvider: Sendable {
 
     private func serve(_ request: ProviderRequest, endpoint: Endpoint?, at now: Duration) -> ProviderResponse {
         switch endpoint {
-        case .token: tokenEndpoint.serve(request, at: now)
+        case .token: tokenEndpoint.serve(request, issuer: issuer, at: now)
         case .resource: resourceEndpoint.serve(request, at: now)
         case .authorize: authorizationEndpoint.serve(request, issuer: issuer, at: now)
         case .revoke: revocationEndpoint.serve(request)
         case .introspect: introspectionEndpoint.serve(request, at: now)
         case .metadata: MetadataEndpoint.serve(issuer: issuer)
+        case .openIDConfiguration:
+            MetadataEndpoint.serveOpenIDConfiguration(issuer: issuer, idTokens: settings.idTokens)
+        case .jwks: jwksEndpoint.serve(at: now)
+        case .userinfo: userinfoEndpoint.serve(request, at: now)
         case nil:
             ProviderResponse(status: 404, headers: [HeaderField("Content-Type", "text/plain")], body: "not found\n")
         }

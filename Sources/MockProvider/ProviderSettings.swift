@@ -15,6 +15,8 @@ public struct ProviderSettings: Sendable, Equatable {
     public var clockSkew: Duration?
     /// How long, in real time, a client may take to send a request before it is answered 408.
     public var requestTimeouts: RequestTimeouts
+    /// OpenID Connect: how ID tokens are signed and which keys the JWKS publishes.
+    public var idTokens: IDTokenPolicy
 
     public init(
         client: ClientCredentials = .init(id: "conformance-client", secret: "conformance-secret"),
@@ -25,8 +27,10 @@ public struct ProviderSettings: Sendable, Equatable {
         redirectURIs: [String] = ["http://127.0.0.1/callback"],
         tls: CertificateVariant? = nil,
         clockSkew: Duration? = nil,
-        requestTimeouts: RequestTimeouts = .init()
+        requestTimeouts: RequestTimeouts = .init(),
+        idTokens: IDTokenPolicy = .init()
     ) {
+        self.idTokens = idTokens
         self.clockSkew = clockSkew
         self.requestTimeouts = requestTimeouts
         self.client = client

@@ -9,6 +9,12 @@ public enum Endpoint: String, Sendable, Hashable, CaseIterable {
     case introspect
     /// RFC 8414 authorization server metadata.
     case metadata
+    /// OpenID Connect Discovery 1.0 §4: the OpenID Provider configuration.
+    case openIDConfiguration = "openid_configuration"
+    /// The JWK Set of the keys that sign ID tokens (RFC 7517 §5, OpenID Connect Core §10.1.1).
+    case jwks
+    /// OpenID Connect Core §5.3.
+    case userinfo
 
     public var path: String {
         switch self {
@@ -18,6 +24,9 @@ public enum Endpoint: String, Sendable, Hashable, CaseIterable {
         case .revoke: "/revoke"
         case .introspect: "/introspect"
         case .metadata: "/.well-known/oauth-authorization-server"
+        case .openIDConfiguration: "/.well-known/openid-configuration"
+        case .jwks: "/jwks"
+        case .userinfo: "/userinfo"
         }
     }
 

@@ -1,23 +1,41 @@
-/// RFC 8414 authorization server metadata, so discovery-driven clients find every endpoint.
+/// RFC 8414 authorization server metadata and the OpenID Connect Discovery 1.0 §3 configuration,
+/// so discovery-driven clients find every endpoint. The OpenID document is the RFC 8414 one with
+/// the members OpenID Connect adds (RFC 8414 §2 shares its names with Discovery).
 enum MetadataEndpoint {
     static func serve(issuer: String) -> ProviderResponse {
-        func url(_ endpoint: Endpoint) -> JSONValue { .string(issuer + endpoint.path) }
-        return .json(
-            200,
-            .object([
-                "issuer": .string(issuer),
-                "authorization_endpoint": url(.authorize),
-                "token_endpoint": url(.token),
-                "revocation_endpoint": url(.revoke),
-                "introspection_endpoint": url(.introspect),
-                "response_types_supported": .array([.string("code")]),
-                "grant_types_supported": .array(GrantType.allCases.map { .string($0.rawValue) }),
-                "code_challenge_methods_supported": .array(CodeChallengeMethod.allCases.map { .string($0.rawValue) }),
-                "token_endpoint_auth_methods_supported": .array([
-                    .string("client_secret_basic"), .string("client_secret_post"),
-                ]),
-                "authorization_response_iss_parameter_supported": .bool(true),
-            ])
+        .json(200, .object(oauthMembers(issuer: issuer)))
+    }
+
+    static func serveOpenIDConfiguration(issuer: String, idTokens: IDTokenPolicy) -> ProviderResponse {
+        var members = oauthMembers(issuer: issuer)
+        members["userinfo_endpoint"] = .string(issuer + Endpoint.userinfo.path)
+        members["id_token_signing_alg_values_supported"] = .array([.string(idTokens.algorithm.rawValue)])
+        members["subject_types_supported"] = .array([.string("public")])
+        members["claims_supported"] = .array(
+            ["iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "at_hash", "azp", "name", "email"].map(
+                JSONValue.string
+            )
         )
+        return .json(200, .object(members))
+    }
+
+    private static func oauthMembers(issuer: String) -> [String: JSONValue] {
+        func url(_ endpoint: Endpoint) -> JSONValue { .string(issuer + endpoint.path) }
+        return [
+            "issuer": .string(issuer),
+            "authorization_endpoint": url(.authorize),
+            "token_endpoint": url(.token),
+            "revocation_endpoint": url(.revoke),
+            "introspection_endpoint": url(.introspect),
+            "jwks_uri": url(.jwks),
+            "response_types_supported": .array([.string("code")]),
+            "scopes_supported": .array(["openid", "profile", "email"].map(JSONValue.string)),
+            "grant_types_supported": .array(GrantType.allCases.map { .string($0.rawValue) }),
+            "code_challenge_methods_supported": .array(CodeChallengeMethod.allCases.map { .string($0.rawValue) }),
+            "token_endpoint_auth_methods_supported": .array([
+                .string("client_secret_basic"), .string("client_secret_post"),
+            ]),
+            "authorization_response_iss_parameter_supported": .bool(true),
+        ]
     }
 }

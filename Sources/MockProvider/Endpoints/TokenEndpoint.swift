@@ -7,8 +7,31 @@ struct TokenEndpoint: Sendable {
     let authenticator: ClientAuthenticator
     let ledger: TokenLedger
     let codes: AuthorizationCodes
+    let idTokens: IDTokenIssuer
 
-    func serve(_ request: ProviderRequest, at now: Duration) -> ProviderResponse {
+    /// - Parameter idTokenAlteration: how to alter the ID token, when the response carries one.
+    func serve(
+        _ request: ProviderRequest,
+        issuer: String,
+        idTokenAlteration: IDTokenAlteration? = nil,
+        at now: Duration
+    ) -> ProviderResponse {
+        // The success response of a grant, carrying an ID token when the grant began with scope openid.
+        func success(_ grant: TokenLedger.Grant, of type: GrantType) -> ProviderResponse {
+            // Only a code exchange and its refreshes sign in (the password and client credentials
+            // grants never do), so the hot paths skip the lookup.
+            guard type == .authorizationCode || type == .refreshToken else {
+                return Self.success(grant, idToken: nil)
+            }
+            let idToken = idTokens.issue(
+                for: grant,
+                echoNonce: type == .authorizationCode,
+                issuer: issuer,
+                alteration: idTokenAlteration,
+                at: now
+            )
+            return Self.success(grant, idToken: idToken)
+        }
         if let refusal = authenticator.refusal(for: request) {
             return refusal
         }
@@ -22,17 +45,17 @@ struct TokenEndpoint: Sendable {
         }
         switch grant {
         case .authorizationCode:
-            return redeemCode(request, at: now)
+            return redeemCode(request, at: now) { success($0, of: .authorizationCode) }
         case .password:
             guard request.formField("username") == settings.user.username,
                 request.formField("password") == settings.user.password
             else {
                 return .oauthError(ScriptedOAuthError(code: "invalid_grant", description: "wrong username or password"))
             }
-            return success(ledger.grant(subject: settings.user.username, withRefreshToken: true, at: now))
+            return success(ledger.grant(subject: settings.user.username, withRefreshToken: true, at: now), of: grant)
         case .clientCredentials:
             // RFC 6749 §4.4.3: no refresh token for the client credentials grant.
-            return success(ledger.grant(subject: settings.client.id, withRefreshToken: false, at: now))
+            return success(ledger.grant(subject: settings.client.id, withRefreshToken: false, at: now), of: grant)
         case .refreshToken:
             guard let presented = request.formField("refresh_token") else {
                 return .oauthError(ScriptedOAuthError(code: "invalid_request", description: "refresh_token is missing"))
@@ -45,11 +68,16 @@ struct TokenEndpoint: Sendable {
                     )
                 )
             }
-            return success(refreshed)
+            return success(refreshed, of: grant)
         }
     }
 
-    private func redeemCode(_ request: ProviderRequest, at now: Duration) -> ProviderResponse {
+    /// - Parameter answer: the success response for the tokens the code bought.
+    private func redeemCode(
+        _ request: ProviderRequest,
+        at now: Duration,
+        answer: (TokenLedger.Grant) -> ProviderResponse
+    ) -> ProviderResponse {
         func invalidGrant(_ description: String) -> ProviderResponse {
             .oauthError(ScriptedOAuthError(code: "invalid_grant", description: description))
         }
@@ -88,16 +116,24 @@ struct TokenEndpoint: Sendable {
         }
         let granted = ledger.grant(subject: code.subject, withRefreshToken: true, at: now)
         codes.markRedeemed(value, family: granted.access.family)
-        return success(granted)
+        if let openID = code.openID {
+            idTokens.ledger.beginSession(
+                OpenIDSession(subject: code.subject, nonce: openID.nonce, authTime: code.issuedAt),
+                family: granted.access.family
+            )
+        }
+        return answer(granted)
     }
 
-    private func success(_ grant: TokenLedger.Grant) -> ProviderResponse {
+    /// RFC 6749 §5.1, with OpenID Connect Core §3.1.3.3's `id_token` when there is one.
+    private static func success(_ grant: TokenLedger.Grant, idToken: String?) -> ProviderResponse {
         var members: [(key: String, value: JSONValue)] = []
-        members.reserveCapacity(4)
+        members.reserveCapacity(5)
         members.append(("access_token", .string(grant.access.value)))
         if let expiresAt = grant.access.expiresAt {
             members.append(("expires_in", .integer(Int((expiresAt - grant.access.issuedAt).seconds.rounded()))))
         }
+        if let idToken { members.append(("id_token", .string(idToken))) }
         if let refresh = grant.refresh { members.append(("refresh_token", .string(refresh.value))) }
         members.append(("token_type", .string("Bearer")))
         return .json(200, sortedMembers: members)

@@ -76,6 +76,9 @@ public enum RuleAction: Sendable, Equatable {
     case alterAuthorizationResponse(AuthorizationResponseAlteration)
     /// Refuse for now with a status such as 429 or 503 and a `Retry-After` computed from virtual time.
     case retryLater(RetryLater)
+    /// Serve the token request normally, issuing an ID token altered this way (when one is due:
+    /// the grant began with scope `openid`).
+    case alterIDToken(IDTokenAlteration)
 }
 
 /// RFC 9110 §10.2.3: `Retry-After` as delay-seconds or as an HTTP-date.

@@ -9,8 +9,16 @@ struct AuthorizationCode: Sendable {
     var challengeMethod: CodeChallengeMethod?
     var subject: String
     var issuedAt: Duration
+    /// Set when the request's scope held `openid`: the code buys an ID token too.
+    var openID: OpenIDRequest?
     /// Set on first redemption: the family of the tokens it bought.
     var redeemedFamily: Int?
+}
+
+/// What an OpenID Connect authentication request (scope `openid`) asked for beyond OAuth.
+struct OpenIDRequest: Sendable {
+    /// OpenID Connect Core §3.1.2.1: echoed in the ID token, so the client can tie it to its request.
+    var nonce: String?
 }
 
 /// Authorization codes: short-lived, single-use (RFC 6749 §4.1.2).
@@ -34,6 +42,7 @@ final class AuthorizationCodes: Sendable {
         challenge: String?,
         method: CodeChallengeMethod?,
         subject: String,
+        openID: OpenIDRequest?,
         at now: Duration
     ) -> String {
         let ordinal = counter.withLock { value in
@@ -47,7 +56,8 @@ final class AuthorizationCodes: Sendable {
             challenge: challenge,
             challengeMethod: method,
             subject: subject,
-            issuedAt: now
+            issuedAt: now,
+            openID: openID
         )
         codes.withLock { $0[code.value] = code }
         return code.value

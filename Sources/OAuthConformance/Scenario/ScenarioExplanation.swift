@@ -66,6 +66,7 @@ public enum ScenarioExplanation {
                 : "does not rotate refresh tokens",
         ]
         if let skew = clockSkew(settings) { lines.append(skew) }
+        if settings.idTokens != IDTokenPolicy() { lines.append(IDTokenAlterationText.policy(settings.idTokens)) }
         lines += settings.rules.enumerated().map { index, rule in "rule \(index + 1): \(ruleText(rule))" }
         lines.append("otherwise answers as RFC 6749 and RFC 6750 describe")
         return lines
@@ -134,6 +135,8 @@ public enum ScenarioExplanation {
         case .retryLater(let refusal):
             return
                 "refuses with HTTP \(refusal.status) and Retry-After \(DurationText.format(refusal.after)) (\(refusal.format.rawValue))"
+        case .alterIDToken(let alteration):
+            return "serves the request, then issues the ID token " + IDTokenAlterationText.describe(alteration)
         case .oauthError(let error):
             let status = error.status ?? OAuthErrorCode(rawValue: error.code)?.defaultStatus ?? 400
             return "answers with the RFC 6749 §5.2 error \(error.code) (HTTP \(status))"

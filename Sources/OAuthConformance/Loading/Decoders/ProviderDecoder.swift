@@ -1,9 +1,9 @@
 import MockProvider
 import Yams
 
-/// Decodes `provider:`: token lifetimes, TLS, and the rules that make the provider misbehave.
+/// Decodes `provider:`: token lifetimes, TLS, ID tokens, and the rules that make the provider misbehave.
 struct ProviderDecoder {
-    static let keys = ["tokens", "rules", "tls", "seed", "redirect_uris", "clock_skew"]
+    static let keys = ["tokens", "rules", "tls", "seed", "redirect_uris", "clock_skew", "id_tokens"]
     static let tokenKeys = ["access_lifetime", "refresh_lifetime", "rotate_refresh_tokens", "revoke_all_at"]
 
     let reader: YAMLReader
@@ -40,6 +40,9 @@ struct ProviderDecoder {
             let amount = skew[direction].flatMap({ reader.duration($0, "clock_skew.\(direction)") })
         {
             settings.clockSkew = direction == "ahead" ? amount : .zero - amount
+        }
+        if let idTokens = provider["id_tokens"].flatMap(IDTokenDecoder(reader: reader).policy) {
+            settings.idTokens = idTokens
         }
         if let uris = provider["redirect_uris"] {
             settings.redirectURIs = reader.scalarList(uris, "redirect_uris")

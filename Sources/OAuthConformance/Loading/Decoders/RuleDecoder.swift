@@ -6,6 +6,7 @@ import Yams
 struct RuleDecoder {
     static let actions = [
         "respond", "token_response", "error", "sequence", "redirect", "authorization_response", "retry_later",
+        "id_token",
     ]
     static let deliveries = ["delay", "jitter", "transport"]
 
@@ -15,7 +16,7 @@ struct RuleDecoder {
         guard let rule = reader.mapping(node, "a rule", allowedKeys: ["when"] + Self.actions + Self.deliveries) else {
             return nil
         }
-        let matcher = rule["when"].map(requestMatcher) ?? RequestMatcher()
+        var matcher = rule["when"].map(requestMatcher) ?? RequestMatcher()
         let actionKeys = Self.actions.filter(rule.has)
         if actionKeys.count > 1 {
             reader.error(
@@ -30,6 +31,18 @@ struct RuleDecoder {
             reader.error("a rule needs one of \(YAMLReader.list(Self.actions + Self.deliveries))", at: node)
             return nil
         }
+        if case .some(.some(.alterIDToken)) = action {
+            if let endpoint = matcher?.endpoint, endpoint != .token {
+                reader.error(
+                    "id_token alters the ID token of a token response; this rule's endpoint is \(endpoint.rawValue), not token",
+                    at: rule.entries["id_token"]!.key
+                )
+                return nil
+            }
+            // Only token responses carry ID tokens: without this, a rule with no endpoint would take
+            // (and answer correctly) requests that the rules after it are written for.
+            matcher?.endpoint = .token
+        }
         guard let matcher, action != .some(nil), delivery != .some(nil) else { return nil }
         return ProviderRule(match: matcher, action: action.flatMap { $0 }, delivery: delivery.flatMap { $0 })
     }
@@ -42,6 +55,7 @@ struct RuleDecoder {
         case "sequence": sequence(node)
         case "redirect": redirect(node).map(RuleAction.redirect)
         case "retry_later": retryLater(node).map(RuleAction.retryLater)
+        case "id_token": IDTokenDecoder(reader: reader).alteration(node).map(RuleAction.alterIDToken)
         default: authorizationAlteration(node).map(RuleAction.alterAuthorizationResponse)
         }
     }

@@ -1,0 +1,86 @@
+import Crypto
+import CryptoExtras
+import Foundation
+import JWTKit
+
+/// One asymmetric key the provider signs ID tokens with, and publishes in its JWKS under `kid`.
+public struct SigningKey: Sendable {
+    enum Material: Sendable {
+        /// RS256 and PS256 (RSA-2048).
+        case rsa(_RSA.Signing.PrivateKey)
+        /// ES256.
+        case p256(P256.Signing.PrivateKey)
+    }
+
+    public let kid: String
+    let material: Material
+
+    /// The JWS signature over `input` with this key, as RFC 7518 §3 lays it out for `algorithm`:
+    /// PKCS #1 v1.5 or PSS bytes for RSA, the 64-byte `r ‖ s` for ES256. `nil` when the algorithm
+    /// does not belong to the key type (a caller's mistake, answered as an unsigned token).
+    func signature(over input: [UInt8], as algorithm: IDTokenAlgorithm) -> [UInt8]? {
+        switch (material, algorithm) {
+        case (.rsa(let key), .rs256):
+            try? Array(key.signature(for: SHA256.hash(data: input), padding: .insecurePKCS1v1_5).rawRepresentation)
+        case (.rsa(let key), .ps256):
+            try? Array(key.signature(for: SHA256.hash(data: input), padding: .PSS).rawRepresentation)
+        case (.p256(let key), .es256):
+            try? Array(key.signature(for: input).rawRepresentation)
+        default:
+            nil
+        }
+    }
+
+    /// The public key as PEM (SubjectPublicKeyInfo, `-----BEGIN PUBLIC KEY-----`), ending in a line
+    /// break as a PEM file does: the bytes an algorithm-confusion attacker keys HS256 with.
+    public var publicKeyPEM: String {
+        let pem =
+            switch material {
+            case .rsa(let key): key.publicKey.pemRepresentation
+            case .p256(let key): key.publicKey.pemRepresentation
+            }
+        return pem.hasSuffix("\n") ? pem : pem + "\n"
+    }
+
+    /// The public half as a JWK (RFC 7517 §4, RFC 7518 §6), advertising `algorithm`.
+    func publicJWK(for algorithm: IDTokenAlgorithm) -> JWK {
+        switch material {
+        case .rsa(let key):
+            // Primitives of a key minted here cannot fail to read; an empty modulus would show it.
+            let primitives = try? key.publicKey.getKeyPrimitives()
+            return .rsa(
+                JWK.Algorithm(rawValue: algorithm.rawValue),
+                identifier: JWKIdentifier(string: kid),
+                modulus: Base64URL.encode(primitives?.modulus ?? Data()),
+                exponent: Base64URL.encode(primitives?.publicExponent ?? Data())
+            )
+        case .p256(let key):
+            // x963: 0x04 ‖ x ‖ y, 32 bytes each.
+            let point = key.publicKey.x963Representation.dropFirst()
+            return .ecdsa(
+                .es256,
+                identifier: JWKIdentifier(string: kid),
+                x: Base64URL.encode(point.prefix(32)),
+                y: Base64URL.encode(point.suffix(32)),
+                curve: .p256
+            )
+        }
+    }
+
+    func fitsAlgorithm(_ algorithm: IDTokenAlgorithm) -> Bool {
+        switch (material, algorithm) {
+        case (.rsa, .rs256), (.rsa, .ps256), (.p256, .es256): true
+        default: false
+        }
+    }
+}
+
+/// base64url without padding (RFC 7515 §2), the encoding of every part of a JWS and JWK.
+enum Base64URL {
+    static func encode(_ bytes: some DataProtocol) -> String {
+        Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}

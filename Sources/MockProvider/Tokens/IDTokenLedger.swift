@@ -1,0 +1,95 @@
+import DequeModule
+import Synchronization
+
+/// An ID token the provider issued, as it went out (altered, when a rule altered it).
+public struct IssuedIDToken: Sendable, Equatable {
+    /// 1-based in issue order: `id_token#2` is the second ID token, whichever response carried it.
+    public var ordinal: Int
+    /// The compact JWS.
+    public var value: String
+    public var header: JSONValue
+    public var claims: JSONValue
+    /// What made the signature, for transcripts: `rsa-1 (RS256)`, `none`, `HS256 with the client secret`.
+    public var signedWith: String
+    /// The access token of the same token response, e.g. `at-3`.
+    public var accessToken: String
+    public var issuedAt: Duration
+
+    public init(
+        ordinal: Int,
+        value: String,
+        header: JSONValue,
+        claims: JSONValue,
+        signedWith: String,
+        accessToken: String,
+        issuedAt: Duration
+    ) {
+        self.ordinal = ordinal
+        self.value = value
+        self.header = header
+        self.claims = claims
+        self.signedWith = signedWith
+        self.accessToken = accessToken
+        self.issuedAt = issuedAt
+    }
+}
+
+/// What an OpenID Connect sign-in established, kept for the ID tokens of its later refreshes
+/// (OpenID Connect Core §12.2: same `sub`, same `auth_time`).
+struct OpenIDSession: Sendable {
+    var subject: String
+    /// The authorization request's `nonce`, echoed in the ID token of the code exchange only.
+    var nonce: String?
+    var authTime: Duration
+}
+
+/// The ID tokens issued and the sign-ins they belong to, keyed by token family (one grant and its
+/// refreshes). Bounded like the token ledger.
+final class IDTokenLedger: Sendable {
+    private struct State {
+        var sessions: [Int: OpenIDSession] = [:]
+        var sessionOrder: Deque<Int> = []
+        var issued: Deque<IssuedIDToken> = []
+        var count = 0
+    }
+
+    let capacity: Int
+    private let state = Mutex(State())
+
+    init(capacity: Int = 100_000) {
+        precondition(capacity > 0)
+        self.capacity = capacity
+    }
+
+    /// The ID tokens remembered, oldest first.
+    var issued: [IssuedIDToken] { state.withLock { Array($0.issued) } }
+
+    /// How many ID tokens were ever issued, forgotten ones included.
+    var count: Int { state.withLock { $0.count } }
+
+    func beginSession(_ session: OpenIDSession, family: Int) {
+        state.withLock { state in
+            state.sessions[family] = session
+            state.sessionOrder.append(family)
+            if state.sessionOrder.count > capacity, let oldest = state.sessionOrder.popFirst() {
+                state.sessions[oldest] = nil
+            }
+        }
+    }
+
+    func session(family: Int) -> OpenIDSession? {
+        state.withLock { $0.sessions[family] }
+    }
+
+    /// Issues the next ID token: `make` gets its ordinal and builds it, under the lock, so the
+    /// ordinal, any key rotation that depends on it and the record agree.
+    func record(_ make: (_ ordinal: Int) -> IssuedIDToken) -> IssuedIDToken {
+        state.withLock { state in
+            state.count += 1
+            let token = make(state.count)
+            state.issued.append(token)
+            if state.issued.count > capacity { state.issued.removeFirst() }
+            return token
+        }
+    }
+}
