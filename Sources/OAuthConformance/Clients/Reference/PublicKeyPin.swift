@@ -32,7 +32,12 @@ struct PublicKeyPin: Sendable {
     /// Completes when the origin's certificate carries the pinned key; throws `Mismatch`, or the
     /// TLS error that stopped the handshake first.
     func verify(host: String, port: Int) async throws {
-        let context = try NIOSSLContext(configuration: .makeClientConfiguration())
+        // The callback below decides alone, so no trust store is read: the machine's default one
+        // may not exist (a minimal container without ca-certificates), and loading it would fail
+        // the handshake before the pin is looked at.
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.trustRoots = .certificates([])
+        let context = try NIOSSLContext(configuration: configuration)
         let group = MultiThreadedEventLoopGroup.singleton
         let handshake = group.next().makePromise(of: Void.self)
         let pinned = pinnedSHA256
