@@ -9,7 +9,7 @@ import secrets
 import authlib
 from authlib.integrations.requests_client import OAuth2Session
 
-from authlib_errors import authlib_error
+from authlib_common import authlib_error, client_arguments
 from oauth_adapter import ClientError, SessionAdapter, serve
 
 
@@ -27,16 +27,7 @@ class AuthlibAdapter(SessionAdapter):
 
     def _session(self, token, **metadata):
         env = self.environment
-        session = OAuth2Session(
-            env["client_id"], env["client_secret"],
-            token_endpoint=env["token_endpoint"],                 # enables refresh inside ensure_active_token
-            token_endpoint_auth_method="client_secret_basic",
-            redirect_uri=env["redirect_uri"],
-            code_challenge_method="S256",
-            token=token,
-            update_token=self._save,                              # called after every refresh
-            **metadata,
-        )
+        session = OAuth2Session(**client_arguments(env, token, update_token=self._save), **metadata)
         if env.get("ca_file"):
             session.verify = env["ca_file"]
         return session

@@ -24,7 +24,7 @@ from types import SimpleNamespace
 
 from authlib.integrations.httpx_client import AsyncOAuth2Client
 
-from authlib_errors import authlib_error
+from authlib_common import authlib_error, client_arguments
 from oauth_adapter import Adapter, ClientError, call, failure, serve, success, type_name
 
 
@@ -89,13 +89,7 @@ class AuthlibAsyncAdapter(Adapter):
         """A new AsyncOAuth2Client, made inside the loop as an application makes it."""
         env = self.environment
         client = AsyncOAuth2Client(
-            env["client_id"], env["client_secret"],
-            token_endpoint=env["token_endpoint"],                 # enables refresh inside ensure_active_token
-            token_endpoint_auth_method="client_secret_basic",
-            redirect_uri=env["redirect_uri"],
-            code_challenge_method="S256",
-            token=token,
-            update_token=self._save,                              # awaited after every refresh
+            **client_arguments(env, token, update_token=self._save),  # _save is awaited after every refresh
             # httpx's documented way to trust one CA file, and only it (a context made from a
             # cafile loads no default roots). httpx's SSL_CERT_FILE/SSL_CERT_DIR apply only to
             # verify=True; the profile empties them all the same.

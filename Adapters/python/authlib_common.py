@@ -1,6 +1,6 @@
-"""What an application sees of authlib's own errors, shared by the adapters of its requests client
-(authlib_adapter.py) and its httpx client (authlib_async_adapter.py): the library is one, its
-error classes are one."""
+"""What the adapters of authlib's requests client (authlib_adapter.py) and of its httpx client
+(authlib_async_adapter.py) share: the library is one, so are its client settings and its error
+classes."""
 
 from authlib.common.errors import AuthlibBaseError
 
@@ -21,3 +21,19 @@ def authlib_error(exception):
     if code == "mismatching_state":
         return ClientError("protocol", str(exception), type_name=type_name(exception))
     return ClientError(category_for_code(code), str(exception), oauth_error=code, type_name=type_name(exception))
+
+
+def client_arguments(environment, token, update_token):
+    """The arguments an application gives either authlib client for this environment: the token
+    endpoint (which enables refresh inside ensure_active_token), HTTP Basic client authentication,
+    PKCE S256, the token it holds, and the callback authlib hands each new token to."""
+    return dict(
+        client_id=environment["client_id"],
+        client_secret=environment["client_secret"],
+        token_endpoint=environment["token_endpoint"],
+        token_endpoint_auth_method="client_secret_basic",
+        redirect_uri=environment["redirect_uri"],
+        code_challenge_method="S256",
+        token=token,
+        update_token=update_token,
+    )
