@@ -76,7 +76,9 @@ func environment(_ fields: JSONValue, clock: VirtualClock) -> ClientEnvironment?
         clock: clock,
         caCertificateFile: text("ca_file"),
         pinnedPublicKeySHA256: text("pinned_public_key_sha256"),
-        storageDirectory: URL(fileURLWithPath: storage)
+        storageDirectory: URL(fileURLWithPath: storage),
+        openIDConfigurationURL: text("openid_configuration_url"),
+        idTokenSigningAlgorithm: text("id_token_signing_alg") ?? "RS256"
     )
 }
 
@@ -141,16 +143,28 @@ func handle(_ message: JSONValue) async -> [String: JSONValue] {
         }
         let outcomes = await client.perform(concurrently: calls)
         return ["ok": .bool(true), "outcomes": .array(outcomes.map { JSONValue.object(outcome($0)) })]
-    case "authorization_url":
-        switch await client.authorizationURL() {
+    case "authorization_url", "sign_in_url":
+        let produced = op == "sign_in_url" ? await client.signInURL() : await client.authorizationURL()
+        switch produced {
         case .success(let url): return ["ok": .bool(true), "url": .string(url)]
         case .failure(let failure): return ["ok": .bool(false), "error": error(failure)]
         }
-    case "complete_authorization":
+    case "complete_authorization", "complete_sign_in":
         guard let url = message["redirect_url"]?.stringValue else {
-            return ["fault": .string("complete_authorization needs redirect_url")]
+            return ["fault": .string("\(op) needs redirect_url")]
         }
-        return outcome(await client.completeAuthorization(redirectURL: url))
+        let completed =
+            op == "complete_sign_in"
+            ? await client.completeSignIn(redirectURL: url) : await client.completeAuthorization(redirectURL: url)
+        return outcome(completed)
+    case "userinfo":
+        return outcome(await client.userinfo())
+    case "identity":
+        guard let identity = await client.identity() else { return ["ok": .bool(true), "identity": .null] }
+        return [
+            "ok": .bool(true),
+            "identity": .object(["iss": .string(identity.issuer), "sub": .string(identity.subject)]),
+        ]
     case "tokens":
         guard let tokens = await client.storedTokens() else { return ["ok": .bool(true), "tokens": .null] }
         return [

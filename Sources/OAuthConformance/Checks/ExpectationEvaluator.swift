@@ -103,6 +103,10 @@ public struct ExpectationEvaluator: Sendable {
                     ? "none in the \(failures) error\(failures == 1 ? "" : "s") reported"
                     : quoting.joined(separator: "; ")
             )
+        case .distinctValues(let filter, let parameter):
+            return distinctValues(filter, parameter: parameter, result: result)
+        case .sameUser:
+            return sameUser(result: result)
         case .never(let filter, let carrying):
             let offending = entries(matching: filter).compactMap { entry in
                 carrying.map { forbidden in sighting(of: forbidden, in: entry).map { (entry, " \($0)") } } ?? (
@@ -281,6 +285,52 @@ public struct ExpectationEvaluator: Sendable {
             expected,
             observed.joined(separator: ", ") + " at \(describe(entry))",
             [entry.sequence]
+        )
+    }
+
+    private func distinctValues(_ filter: RequestFilter, parameter: String, result: Judgement) -> CheckResult {
+        let matches = entries(matching: filter)
+        let values = matches.map { entry in
+            entry.request.queryItems.first { $0.name == parameter }?.value ?? entry.request.formField(parameter)
+        }
+        let missing = zip(matches, values).filter { $0.1?.isEmpty ?? true }.map(\.0)
+        var seen: [String: JournalEntry] = [:]
+        var repeated: [(JournalEntry, JournalEntry)] = []
+        for (entry, value) in zip(matches, values) {
+            guard let value, !value.isEmpty else { continue }
+            if let first = seen[value] { repeated.append((first, entry)) } else { seen[value] = entry }
+        }
+        var observed: [String] = []
+        if matches.count < 2 {
+            observed.append("only \(matches.count) such request\(matches.count == 1 ? "" : "s"), too few to compare")
+        }
+        observed += missing.map { "no \(parameter) at \(describe($0))" }
+        observed += repeated.map { "\(describe($0.1)) repeats the \(parameter) of \(describe($0.0))" }
+        return result(
+            matches.count >= 2 && missing.isEmpty && repeated.isEmpty,
+            "a \(parameter) in each, never one twice",
+            observed.isEmpty
+                ? "\(matches.count) requests, \(matches.count) different values" : observed.joined(separator: "; "),
+            matches.map(\.sequence)
+        )
+    }
+
+    /// Who the client held after each step, against the first identity it reported.
+    private func sameUser(result: Judgement) -> CheckResult {
+        let held = transcript.steps.compactMap { record in record.identity.map { (record, $0) } }
+        guard let first = held.first else {
+            return result(false, "a signed-in user after the sign-in", "the client never reported a signed-in user", [])
+        }
+        let others = held.filter { $0.1 != first.1 }
+        let observed =
+            others.isEmpty
+            ? "\(first.1) after every step that left someone signed in"
+            : others.map { "after step \($0.0.number) (\($0.0.step.action.text)): \($0.1)" }.joined(separator: "; ")
+        return result(
+            others.isEmpty,
+            "\(first.1) (from step \(first.0.number)) or nobody",
+            observed,
+            others.flatMap { $0.0.journalSequences.map(Array.init) ?? [] }
         )
     }
 

@@ -16,6 +16,23 @@ public protocol ClientUnderTest: Sendable {
     /// The flow's second half: the URL the browser was redirected to. The client checks it
     /// (`state`, `iss`, `error`) and redeems the code (RFC 6749 §4.1.2–4.1.3).
     func completeAuthorization(redirectURL: String) async -> ClientOutcome
+    /// OpenID Connect sign-in's first half: the authentication request (OIDC Core §3.1.2.1) the
+    /// client would open in the browser, with `openid` in `scope` and a fresh `nonce`. The client
+    /// finds the provider through `ClientEnvironment.openIDConfigurationURL`.
+    func signInURL() async -> Result<String, ClientFailure>
+    /// Sign-in's second half: the client redeems the code and validates the ID token (§3.1.3.7).
+    /// A refused ID token is a failure of category `id_token` whose message says which rule it
+    /// broke; the tokens of that response must then be dropped. On success `identity()` reports
+    /// who signed in.
+    func completeSignIn(redirectURL: String) async -> ClientOutcome
+    /// Fetches the signed-in user's claims from the userinfo endpoint (§5.3), as the application
+    /// would: success's body is the claims the client accepted, as JSON; a response about another
+    /// user is a failure of category `userinfo` (§5.3.2).
+    func userinfo() async -> ClientOutcome
+    /// The user the client holds as signed in: the `iss` and `sub` of the ID token it accepted
+    /// last; `nil` when nobody is signed in. The runner asks after every step of a client that
+    /// declares `openid`, so a silent change of user shows in the timeline and fails `same_user`.
+    func identity() async -> SignedInIdentity?
     /// Calls the protected resource the way the application would, letting the client attach,
     /// refresh and replay tokens as it sees fit.
     func request(method: String, url: String) async -> ClientOutcome
@@ -52,6 +69,20 @@ extension ClientUnderTest {
     public func restart() async -> ClientOutcome {
         .failure(ClientFailure(.unsupported, message: "this client cannot be restarted"))
     }
+
+    public func signInURL() async -> Result<String, ClientFailure> {
+        .failure(ClientFailure(.unsupported, message: "this client does not implement OpenID Connect sign-in"))
+    }
+
+    public func completeSignIn(redirectURL: String) async -> ClientOutcome {
+        .failure(ClientFailure(.unsupported, message: "this client does not implement OpenID Connect sign-in"))
+    }
+
+    public func userinfo() async -> ClientOutcome {
+        .failure(ClientFailure(.unsupported, message: "this client does not implement the userinfo call"))
+    }
+
+    public func identity() async -> SignedInIdentity? { nil }
 
     public func storedTokens() async -> StoredTokens? { nil }
 
@@ -102,6 +133,21 @@ public struct StoredTokens: Sendable, Equatable {
     }
 }
 
+/// Who a client holds as signed in: the issuer and subject of the ID token it accepted
+/// (OIDC Core §2: together they identify the user).
+public struct SignedInIdentity: Sendable, Equatable, CustomStringConvertible {
+    public var issuer: String
+    public var subject: String
+
+    public init(issuer: String, subject: String) {
+        self.issuer = issuer
+        self.subject = subject
+    }
+
+    /// e.g. "sub user-1 at https://127.0.0.1:4711".
+    public var description: String { "sub \(subject) at \(issuer)" }
+}
+
 /// Makes a client under test for each scenario and says what the client declares about itself.
 public protocol ClientFactory: Sendable {
     var profile: ClientProfile { get }
@@ -129,6 +175,12 @@ public struct ClientEnvironment: Sendable {
     /// A directory of the client's own for what it persists; it outlives `restart` and is
     /// removed when the scenario ends.
     public var storageDirectory: URL
+    /// The provider's OpenID Connect discovery document (`<issuer>/.well-known/openid-configuration`),
+    /// where a relying party finds its endpoints and signing keys.
+    public var openIDConfigurationURL: String
+    /// The ID token signing algorithm the client is registered with (`id_token_signed_response_alg`,
+    /// OIDC Dynamic Registration §2): RS256 unless the scenario registers another.
+    public var idTokenSigningAlgorithm: String
 
     public init(
         tokenEndpointURL: String,
@@ -141,7 +193,9 @@ public struct ClientEnvironment: Sendable {
         clock: VirtualClock,
         caCertificateFile: String? = nil,
         pinnedPublicKeySHA256: String? = nil,
-        storageDirectory: URL
+        storageDirectory: URL,
+        openIDConfigurationURL: String? = nil,
+        idTokenSigningAlgorithm: String = "RS256"
     ) {
         self.tokenEndpointURL = tokenEndpointURL
         self.authorizationEndpointURL = authorizationEndpointURL
@@ -154,6 +208,8 @@ public struct ClientEnvironment: Sendable {
         self.caCertificateFile = caCertificateFile
         self.pinnedPublicKeySHA256 = pinnedPublicKeySHA256
         self.storageDirectory = storageDirectory
+        self.openIDConfigurationURL = openIDConfigurationURL ?? issuer + "/.well-known/openid-configuration"
+        self.idTokenSigningAlgorithm = idTokenSigningAlgorithm
     }
 }
 
@@ -276,6 +332,11 @@ public enum ErrorCategory: String, Sendable, Hashable, CaseIterable {
     case tls
     /// The client does not implement the operation.
     case unsupported
+    /// The client refused the ID token of a sign-in or refresh (OIDC Core §3.1.3.7, §12.2): a bad
+    /// signature, issuer, audience, nonce, expiry, … The message names the rule.
+    case idToken = "id_token"
+    /// The client refused a userinfo response (OIDC Core §5.3.2): another user's `sub`, or no claims.
+    case userinfo
     /// The library failed in a way it does not document as an outcome: an exception from deep
     /// inside it (an `AttributeError`, a nil dereference, an assertion). A crash, never a refusal.
     case unexpected

@@ -54,6 +54,14 @@ public struct ScenarioRunner: Sendable {
         }
         let missing = scenario.requiredCapabilities.filter { !factory.profile.capabilities.contains($0) }
         guard missing.isEmpty else {
+            if missing == [.idTokenSignature] {
+                return result(
+                    .skipped(
+                        reason:
+                            "a declared gap: the client declares id_token_signature: tls_only, relying on TLS instead of the ID token's signature (OIDC Core §3.1.3.7 step 6)"
+                    )
+                )
+            }
             return result(
                 .skipped(reason: "the client does not declare \(missing.map(\.rawValue).joined(separator: ", "))")
             )
@@ -88,7 +96,9 @@ public struct ScenarioRunner: Sendable {
             clock: clock,
             caCertificateFile: server.caCertificateFile,
             pinnedPublicKeySHA256: server.pki?.pinnedPublicKeySHA256,
-            storageDirectory: storage
+            storageDirectory: storage,
+            openIDConfigurationURL: server.baseURL + Endpoint.openIDConfiguration.path,
+            idTokenSigningAlgorithm: scenario.provider.idTokens.algorithm.rawValue
         )
         let client: any ClientUnderTest
         do {
@@ -118,6 +128,7 @@ public struct ScenarioRunner: Sendable {
             steps: execution.records,
             journal: provider.journal.entries,
             issuedTokens: provider.issuedTokens,
+            idTokens: provider.issuedIDTokens,
             profile: factory.profile,
             clientOutput: output
         )
@@ -189,13 +200,16 @@ private struct StepExecution {
             let sequences = lastSequence >= firstSequence ? firstSequence...lastSequence : nil
             switch outcome {
             case .success(let result):
+                // Asked after the step, so a user who changed during it shows against the step that changed it.
+                let identity = profile.capabilities.contains(.openID) ? await signedInIdentity() : nil
                 records.append(
                     StepRecord(
                         number: number,
                         step: step,
                         startedAt: startedAt,
                         result: result,
-                        journalSequences: sequences
+                        journalSequences: sequences,
+                        identity: identity
                     )
                 )
                 if let reason = Self.unsupportedGrant(step, result) { return .unsupported("\(label): \(reason)") }
@@ -277,6 +291,11 @@ private struct StepExecution {
         }
     }
 
+    private func signedInIdentity() async -> SignedInIdentity? {
+        let client = self.client
+        return (try? await withinStepTimeout { await client.identity() }.get()) ?? nil
+    }
+
     /// Tells the client the clock moved; the step is the move, whatever the client makes of it.
     private func clockAdvanced() async -> Result<StepResult, StepProblem> {
         let client = self.client
@@ -298,7 +317,7 @@ private struct StepExecution {
         case .login(let grant): .login(grant)
         case .request(let method, let path): .request(method: method, url: environment.resourceBaseURL + path)
         case .restart: .restart
-        case .authorize: nil
+        case .authorize, .signIn, .userinfo: nil
         }
     }
 
@@ -312,7 +331,24 @@ private struct StepExecution {
             return { await client.request(method: method, url: url) }
         case .authorize:
             let browser = AuthorizationBrowser(caCertificateFile: environment.caCertificateFile)
-            return { await Self.authorize(client, through: browser) }
+            return {
+                await Self.authorize(
+                    through: browser,
+                    start: { await client.authorizationURL() },
+                    complete: { await client.completeAuthorization(redirectURL: $0) }
+                )
+            }
+        case .signIn:
+            let browser = AuthorizationBrowser(caCertificateFile: environment.caCertificateFile)
+            return {
+                await Self.authorize(
+                    through: browser,
+                    start: { await client.signInURL() },
+                    complete: { await client.completeSignIn(redirectURL: $0) }
+                )
+            }
+        case .userinfo:
+            return { await client.userinfo() }
         case .restart:
             return { await client.restart() }
         }
@@ -321,12 +357,14 @@ private struct StepExecution {
     /// The client names the authorization URL, the browser visits it (the provider plays the
     /// consenting user), and the client gets the redirect. A provider that does not redirect
     /// leaves the user stuck, which the client cannot notice: the step fails with what the page said.
+    /// The same for OAuth's `authorize` and OpenID Connect's `sign_in`; only the client's halves differ.
     private static func authorize(
-        _ client: any ClientUnderTest,
-        through browser: AuthorizationBrowser
+        through browser: AuthorizationBrowser,
+        start: @Sendable () async -> Result<String, ClientFailure>,
+        complete: @Sendable (String) async -> ClientOutcome
     ) async -> ClientOutcome {
         let url: String
-        switch await client.authorizationURL() {
+        switch await start() {
         case .success(let produced): url = produced
         case .failure(let failure): return .failure(failure)
         }
@@ -343,7 +381,7 @@ private struct StepExecution {
         }
         switch visit {
         case .redirected(let redirect):
-            return await client.completeAuthorization(redirectURL: redirect)
+            return await complete(redirect)
         case .stopped(let status, let body):
             return .failure(
                 ClientFailure(

@@ -6,6 +6,8 @@ public struct Transcript: Sendable {
     public var steps: [StepRecord]
     public var journal: [JournalEntry]
     public var issuedTokens: [IssuedToken]
+    /// The ID tokens the provider issued, as issued (alterations included), for the timeline.
+    public var idTokens: [IssuedIDToken]
     public var profile: ClientProfile
     /// What the client printed while it ran (an out-of-process adapter's stderr, say), when the
     /// way it is driven captures any; reports show it beside the timeline.
@@ -15,12 +17,14 @@ public struct Transcript: Sendable {
         steps: [StepRecord],
         journal: [JournalEntry],
         issuedTokens: [IssuedToken],
+        idTokens: [IssuedIDToken] = [],
         profile: ClientProfile,
         clientOutput: String? = nil
     ) {
         self.steps = steps
         self.journal = journal
         self.issuedTokens = issuedTokens
+        self.idTokens = idTokens
         self.profile = profile
         self.clientOutput = clientOutput
     }
@@ -40,6 +44,24 @@ public struct StepRecord: Sendable {
     public var result: StepResult
     /// Journal sequence numbers of the requests made during the step.
     public var journalSequences: ClosedRange<Int>?
+    /// Who the client held as signed in after the step, for a client that declares `openid`.
+    public var identity: SignedInIdentity?
+
+    public init(
+        number: Int,
+        step: Step,
+        startedAt: Duration,
+        result: StepResult,
+        journalSequences: ClosedRange<Int>?,
+        identity: SignedInIdentity? = nil
+    ) {
+        self.number = number
+        self.step = step
+        self.startedAt = startedAt
+        self.result = result
+        self.journalSequences = journalSequences
+        self.identity = identity
+    }
 }
 
 public enum StepResult: Sendable, Equatable {

@@ -38,12 +38,21 @@ public enum ChecksTable {
                 let cells = [
                     "`\(scenario.id)`", provider(scenario), scenario.title, scenario.level.rawValue,
                     ScenarioExplanation.checks(of: scenario).joined(separator: "; "),
-                    scenario.spec.isEmpty ? "—" : scenario.spec.joined(separator: "; "),
+                    source(scenario),
                 ]
                 return "| " + cells.map(cell).joined(separator: " | ") + " |"
             }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The specification sections, then the OpenID Foundation modules that test the same thing.
+    static func source(_ scenario: Scenario) -> String {
+        let modules =
+            scenario.oidfModules.isEmpty
+            ? [] : ["OIDF " + scenario.oidfModules.map { "`\($0)`" }.joined(separator: ", ")]
+        let parts = scenario.spec + modules
+        return parts.isEmpty ? "—" : parts.joined(separator: "; ")
     }
 
     /// What the provider does differently from a correct one, in a few words.
@@ -58,6 +67,7 @@ public enum ChecksTable {
             parts.append("refresh tokens live \(DurationText.format(refreshLifetime))")
         }
         if settings.tokens.rotateRefreshTokens { parts.append("rotates refresh tokens, reuse revokes the family") }
+        if let idTokens = ScenarioExplanation.idTokenPolicy(settings.idTokens) { parts.append(idTokens) }
         if let skew = ScenarioExplanation.clockSkew(settings) { parts.append(skew) }
         if !settings.tokens.revokeAllAt.isEmpty {
             parts.append(

@@ -20,6 +20,12 @@ public enum Expectation: Sendable, Equatable {
     /// No error the client reported (its message or type) quotes a token the provider issued,
     /// the client secret or the user's password: error texts end up in logs and crash reports.
     case errorsRevealNoCredentials
+    /// Every request matching the filter carries the parameter (query or form), and no two carry
+    /// the same value: a `nonce` or `state` fresh for each request.
+    case distinctValues(RequestFilter, parameter: String)
+    /// The user the client holds as signed in, after every step, is nobody or the one of its first
+    /// sign-in: a client never switches users silently (OIDC Core §12.2, §5.3.2).
+    case sameUser
 
     /// What kind of check this is, for report grouping (`failure type` in JUnit).
     public var kind: String {
@@ -32,6 +38,8 @@ public enum Expectation: Sendable, Equatable {
         case .never: "never"
         case .parameters: "parameters"
         case .errorsRevealNoCredentials: "secrecy"
+        case .distinctValues: "freshness"
+        case .sameUser: "identity"
         }
     }
 
@@ -55,6 +63,10 @@ public enum Expectation: Sendable, Equatable {
                 + requirements.map(\.description).joined(separator: ", ")
         case .errorsRevealNoCredentials:
             "no error the client reports quotes a token, the client secret or the user's password"
+        case .distinctValues(let filter, let parameter):
+            "every \(filter.described(plural: false)) has a \(parameter) of its own"
+        case .sameUser:
+            "the signed-in user is never anyone but the one of the first sign-in"
         }
     }
 }
@@ -100,19 +112,23 @@ public struct RequestFilter: Sendable, Equatable, CustomStringConvertible {
     public var origin: Listener?
     /// The bearer credential the request carried in its `Authorization` header, or that it carried none.
     public var bearer: BearerFilter?
+    /// An issued token the request carries anywhere: a header, the query, the body.
+    public var presents: TokenReference?
 
     public init(
         endpoint: Endpoint? = nil,
         grant: GrantType? = nil,
         status: Int? = nil,
         origin: Listener? = nil,
-        bearer: BearerFilter? = nil
+        bearer: BearerFilter? = nil,
+        presents: TokenReference? = nil
     ) {
         self.endpoint = endpoint
         self.grant = grant
         self.status = status
         self.origin = origin
         self.bearer = bearer
+        self.presents = presents
     }
 
     /// Whether the request matches; `issuedTokens` names the tokens a `bearer` filter refers to.
@@ -122,6 +138,11 @@ public struct RequestFilter: Sendable, Equatable, CustomStringConvertible {
             && (status == nil || entry.response.status == status)
             && (origin == nil || entry.request.listener == origin)
             && (bearer?.matches(entry.request.bearerToken, issuedTokens: issuedTokens) ?? true)
+            && (presents.map { reference in
+                reference.resolve(in: issuedTokens).map {
+                    !CredentialSearch.places(of: $0.value, in: entry.request).isEmpty
+                } ?? false
+            } ?? true)
     }
 
     /// e.g. "token requests (grant refresh_token)".
@@ -136,6 +157,7 @@ public struct RequestFilter: Sendable, Equatable, CustomStringConvertible {
         if let status { qualifiers.append("status \(status)") }
         if let origin { qualifiers.append("at the \(origin == .otherOrigin ? "other" : "primary") origin") }
         if let bearer { qualifiers.append(bearer.description) }
+        if let presents { qualifiers.append("presenting \(presents)") }
         if !qualifiers.isEmpty { text += " (\(qualifiers.joined(separator: ", ")))" }
         return text
     }

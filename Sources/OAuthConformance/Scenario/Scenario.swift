@@ -10,6 +10,9 @@ public struct Scenario: Sendable, Equatable {
     public var level: Level
     /// Where the requirement comes from, e.g. "RFC 6749 §6".
     public var spec: [String]
+    /// The OpenID Foundation conformance-suite modules (`oidcc-client-test-*`) that test the same
+    /// behaviour, for users who know that suite.
+    public var oidfModules: [String]
     /// Free-form labels for selecting scenarios (`conformance list --tag`), e.g. "rotation".
     public var tags: [String]
     /// Capabilities a client must declare; a client without them gets a skipped result.
@@ -37,6 +40,7 @@ public struct Scenario: Sendable, Equatable {
         area: Area,
         level: Level,
         spec: [String] = [],
+        oidfModules: [String] = [],
         tags: [String] = [],
         requires: [Capability] = [],
         provider: ProviderSettings = .init(),
@@ -53,6 +57,7 @@ public struct Scenario: Sendable, Equatable {
         self.area = area
         self.level = level
         self.spec = spec
+        self.oidfModules = oidfModules
         self.tags = tags
         self.requires = requires
         self.provider = provider
@@ -84,6 +89,8 @@ public struct Scenario: Sendable, Equatable {
 
 public enum Area: String, Sendable, Hashable, CaseIterable {
     case refresh, retry, errors, concurrency, security, tls
+    /// OpenID Connect: ID tokens, signing keys, discovery, userinfo.
+    case oidc
 }
 
 /// How strongly the spec asks for the behaviour. POLICY checks take the client's declared value.
@@ -138,4 +145,11 @@ public enum Capability: String, Sendable, Hashable, CaseIterable {
     case virtualClock = "virtual_clock"
     /// Carries out several operations at once (`concurrently` steps).
     case concurrency
+    /// Signs users in with OpenID Connect (`sign_in` and `userinfo` steps): a nonce in each
+    /// authentication request, the ID token validated, the identity it accepted reported.
+    case openID = "openid"
+    /// Verifies the ID token's signature with the provider's keys. A profile that declares
+    /// `id_token_signature: tls_only` (OIDC Core §3.1.3.7 step 6 lets a code-flow client rely on
+    /// TLS) lacks it, so the signature scenarios are a declared gap, never a silent pass.
+    case idTokenSignature = "id_token_signature"
 }

@@ -79,6 +79,27 @@ public enum ScenarioExplanation {
         }
     }
 
+    /// e.g. "signs ID tokens ES256; its JWKS publishes every key; rotates its signing key at the 2nd ID token".
+    static func idTokenPolicy(_ policy: IDTokenPolicy) -> String? {
+        var parts: [String] = []
+        if policy != IDTokenPolicy() { parts.append("signs ID tokens \(policy.algorithm.rawValue)") }
+        if policy.lifetime != IDTokenPolicy().lifetime {
+            parts.append("ID tokens live \(DurationText.format(policy.lifetime))")
+        }
+        if policy.publication == .allKeys { parts.append("its JWKS publishes an RSA and an EC key") }
+        if let rotation = policy.rotation {
+            let when =
+                switch rotation.trigger {
+                case .at(let instant): "at t=\(TimelineText.instant(instant))"
+                case .fromIDToken(let ordinal): "from ID token no. \(ordinal) on"
+                }
+            parts.append(
+                "rotates its signing key \(when)" + (rotation.retireOldKey ? ", retiring the old one" : "")
+            )
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
+    }
+
     /// e.g. "for token request no. 1 (grant refresh_token), answers HTTP 503".
     static func ruleText(_ rule: ProviderRule) -> String {
         let effects = [rule.action.map(action), rule.delivery.map { "delivers the answer \($0.label)" }].compactMap {

@@ -91,6 +91,11 @@ public enum ClientOperation: Sendable, Equatable {
     case authorize
     /// Relaunch the client: it keeps only what it persisted.
     case restart
+    /// Sign the user in with OpenID Connect: the authorization code flow with `openid` in the
+    /// scope and a nonce, the ID token validated (OIDC Core §3.1). The harness plays the browser.
+    case signIn
+    /// Fetch the signed-in user's claims from the userinfo endpoint (OIDC Core §5.3).
+    case userinfo
 
     public var text: String {
         switch self {
@@ -98,6 +103,8 @@ public enum ClientOperation: Sendable, Equatable {
         case .request(let method, let path): "request \(method) \(path)"
         case .authorize: "authorize"
         case .restart: "restart"
+        case .signIn: "sign_in"
+        case .userinfo: "userinfo"
         }
     }
 
@@ -106,6 +113,7 @@ public enum ClientOperation: Sendable, Equatable {
         case .login, .request: nil
         case .authorize: .authorizationCode
         case .restart: .restart
+        case .signIn, .userinfo: .openID
         }
     }
 }

@@ -55,21 +55,48 @@ actor AdapterClient: ClientUnderTest {
     }
 
     func authorizationURL() async -> Result<String, ClientFailure> {
-        guard let reply = await ask("authorization_url") else { return .failure(placeholder) }
+        await url(from: "authorization_url")
+    }
+
+    func completeAuthorization(redirectURL: String) async -> ClientOutcome {
+        await outcome("complete_authorization", ["redirect_url": .string(redirectURL)])
+    }
+
+    func signInURL() async -> Result<String, ClientFailure> {
+        await url(from: "sign_in_url")
+    }
+
+    func completeSignIn(redirectURL: String) async -> ClientOutcome {
+        await outcome("complete_sign_in", ["redirect_url": .string(redirectURL)])
+    }
+
+    func userinfo() async -> ClientOutcome {
+        await outcome("userinfo")
+    }
+
+    func identity() async -> SignedInIdentity? {
+        guard let reply = await ask("identity") else { return nil }
+        switch reply.identity() {
+        case .success(let identity): return identity
+        case .failure(let fault):
+            _ = record(fault)
+            return nil
+        }
+    }
+
+    /// `authorization_url` and `sign_in_url`: the URL the browser is to open.
+    private func url(from op: String) async -> Result<String, ClientFailure> {
+        guard let reply = await ask(op) else { return .failure(placeholder) }
         guard reply.succeeded else {
-            switch reply.failure(of: "authorization_url") {
+            switch reply.failure(of: op) {
             case .success(let failure): return .failure(failure)
             case .failure(let fault): return .failure(record(fault))
             }
         }
         guard let url = reply.members["url"]?.stringValue else {
-            return .failure(record(AdapterFault("the adapter's answer to authorization_url has no url")))
+            return .failure(record(AdapterFault("the adapter's answer to \(op) has no url")))
         }
         return .success(url)
-    }
-
-    func completeAuthorization(redirectURL: String) async -> ClientOutcome {
-        await outcome("complete_authorization", ["redirect_url": .string(redirectURL)])
     }
 
     func restart() async -> ClientOutcome {
@@ -176,6 +203,8 @@ actor AdapterClient: ClientUnderTest {
             "ca_file": environment.caCertificateFile.map(JSONValue.string) ?? .null,
             "pinned_public_key_sha256": environment.pinnedPublicKeySHA256.map(JSONValue.string) ?? .null,
             "storage_dir": .string(environment.storageDirectory.path),
+            "openid_configuration_url": .string(environment.openIDConfigurationURL),
+            "id_token_signing_alg": .string(environment.idTokenSigningAlgorithm),
         ])
     }
 }

@@ -180,6 +180,26 @@ struct AdapterReply: Sendable {
         }
     }
 
+    /// The `identity` answer: `null`, or the `iss` and `sub` of the ID token the client accepted.
+    func identity() -> Result<SignedInIdentity?, AdapterFault> {
+        guard succeeded else { return .success(nil) }
+        switch members["identity"] {
+        case nil, .null?:
+            return .success(nil)
+        case .object(let identity)?:
+            guard let issuer = identity["iss"]?.stringValue, let subject = identity["sub"]?.stringValue else {
+                return .failure(
+                    AdapterFault(
+                        "the adapter's identity needs iss and sub as strings: \(JSONValue.object(identity).serialized())"
+                    )
+                )
+            }
+            return .success(SignedInIdentity(issuer: issuer, subject: subject))
+        case let other?:
+            return .failure(AdapterFault("the adapter's identity is neither an object nor null: \(other.serialized())"))
+        }
+    }
+
     /// A line quoted for a message: cut to 200 characters, control characters escaped.
     static func quoted(_ line: String) -> String {
         let cut = line.count > 200 ? String(line.prefix(200)) + "…" : line

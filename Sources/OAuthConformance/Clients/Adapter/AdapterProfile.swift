@@ -1,5 +1,14 @@
 import Foundation
 
+/// `policies.id_token_signature`: whether the client verifies the ID token's signature, or relies on
+/// the TLS connection to the token endpoint as OIDC Core §3.1.3.7 step 6 allows a code-flow client.
+/// `checked` gives the profile the `id_token_signature` capability; `tls_only` makes the signature
+/// scenarios a declared gap.
+public enum IDTokenSignaturePolicy: String, Sendable, CaseIterable {
+    case checked
+    case tlsOnly = "tls_only"
+}
+
 /// A client profile file (docs/adapter-protocol.md, "The client profile"): how to start the
 /// client's adapter, what the client can do, the policies it declares, and the scenarios it is
 /// known to fail.

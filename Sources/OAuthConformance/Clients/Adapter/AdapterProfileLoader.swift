@@ -9,7 +9,7 @@ public enum AdapterProfileLoader {
         "profile", "name", "adapter", "capabilities", "policies", "timeouts", "expected_failures",
     ]
     static let adapterKeys = ["command", "directory", "environment", "faketime", "faketime_library", "install"]
-    static let policyKeys = ["refresh_window", "missing_expires_in"]
+    static let policyKeys = ["refresh_window", "missing_expires_in", "id_token_signature"]
     static let timeoutKeys = ["start", "operation", "scenario"]
 
     /// Where Debian, Ubuntu and a source install put libfaketime; the thread-safe build first,
@@ -91,6 +91,23 @@ private struct ProfileDecoder {
         }
         let refreshWindow = policies?["refresh_window"].flatMap { reader.duration($0, "refresh_window") }
         let missingExpiresIn = policies?["missing_expires_in"].flatMap(missingExpiresInPolicy)
+        let signature = policies?["id_token_signature"].flatMap {
+            reader.enumeration($0, "id_token_signature", as: IDTokenSignaturePolicy.self)
+        }
+        if let capabilities, let node = top["capabilities"] {
+            if capabilities.contains(.idTokenSignature) {
+                reader.error(
+                    "id_token_signature is declared as a policy: policies.id_token_signature: checked (or tls_only)",
+                    at: node
+                )
+            }
+            if capabilities.contains(.openID), signature == nil {
+                reader.error(
+                    "openid needs policies.id_token_signature: checked, or tls_only for a client that relies on TLS instead of the ID token's signature (OIDC Core §3.1.3.7 step 6)",
+                    at: node
+                )
+            }
+        }
         let timeouts = top["timeouts"].map(timeoutSection) ?? AdapterProfile.Timeouts()
         let expectedFailures = top["expected_failures"].map(expectedFailureList) ?? []
         if let capabilities, capabilities.contains(.proactiveRefresh), refreshWindow == nil,
@@ -109,7 +126,7 @@ private struct ProfileDecoder {
             directory: adapter.directory,
             environment: adapter.environment,
             fakeTimeLibrary: adapter.fakeTimeLibrary,
-            capabilities: capabilities,
+            capabilities: signature == .checked ? capabilities.union([.idTokenSignature]) : capabilities,
             refreshWindow: refreshWindow,
             missingExpiresIn: missingExpiresIn,
             expectedFailures: expectedFailures,

@@ -8,6 +8,9 @@ struct AuthorizationRequest: Sendable {
     let state: String
     let codeVerifier: String
     let redirectURI: String
+    /// Set for an OpenID Connect authentication request, which asks for scope `openid` and binds
+    /// the ID token to this request (OIDC Core §3.1.2.1).
+    var nonce: String? = nil
 
     /// 32 random bytes, base64url: 256 bits, well above the 128 that RFC 6749 §10.10 asks for.
     static func random() -> String {
@@ -35,6 +38,9 @@ struct AuthorizationRequest: Sendable {
             URLQueryItem(name: "redirect_uri", value: redirectURI),
             URLQueryItem(name: "state", value: state),
         ]
+        if let nonce {
+            items += [URLQueryItem(name: "scope", value: "openid"), URLQueryItem(name: "nonce", value: nonce)]
+        }
         switch pkce {
         case .s256:
             items += [

@@ -119,6 +119,8 @@ public struct ClientBehaviour: Sendable, Equatable {
     /// A refresh that fails leaves the tokens as they were, so a still-valid access token stays in
     /// use; the defect forgets them and sends later calls without any token.
     public var keepsTokensWhenRefreshFails = true
+    /// The OpenID Connect relying-party rules: ID token validation, keys, userinfo.
+    public var openIDConnect = OpenIDConnectBehaviour.conforming
 
     public init() {}
 

@@ -30,6 +30,10 @@ public actor ReferenceClient: ClientUnderTest {
         public var redirectURI: String?
         /// The issuer the authorization response's `iss` must name (RFC 9207).
         public var issuer: String?
+        /// Where OpenID Connect sign-in discovers the provider; `nil`: no sign-in.
+        public var openIDConfigurationURL: String?
+        /// The ID token signing algorithm the client registered (`id_token_signed_response_alg`).
+        public var idTokenSigningAlgorithm: String
         /// The only CA trusted for HTTPS; `nil` trusts the system's roots.
         public var caCertificateFile: String?
         /// The public key every HTTPS origin must present (base64 SHA-256 of its SPKI), when pinned.
@@ -47,6 +51,8 @@ public actor ReferenceClient: ClientUnderTest {
             authorizationEndpointURL: String? = nil,
             redirectURI: String? = nil,
             issuer: String? = nil,
+            openIDConfigurationURL: String? = nil,
+            idTokenSigningAlgorithm: String = "RS256",
             caCertificateFile: String? = nil,
             pinnedPublicKeySHA256: String? = nil,
             tokenFile: URL? = nil,
@@ -59,6 +65,8 @@ public actor ReferenceClient: ClientUnderTest {
             self.authorizationEndpointURL = authorizationEndpointURL
             self.redirectURI = redirectURI
             self.issuer = issuer
+            self.openIDConfigurationURL = openIDConfigurationURL
+            self.idTokenSigningAlgorithm = idTokenSigningAlgorithm
             self.caCertificateFile = caCertificateFile
             self.pinnedPublicKeySHA256 = pinnedPublicKeySHA256
             self.tokenFile = tokenFile
@@ -74,6 +82,8 @@ public actor ReferenceClient: ClientUnderTest {
                 authorizationEndpointURL: environment.authorizationEndpointURL,
                 redirectURI: environment.redirectURI,
                 issuer: environment.issuer,
+                openIDConfigurationURL: environment.openIDConfigurationURL,
+                idTokenSigningAlgorithm: environment.idTokenSigningAlgorithm,
                 caCertificateFile: environment.caCertificateFile,
                 pinnedPublicKeySHA256: environment.pinnedPublicKeySHA256,
                 tokenFile: environment.storageDirectory.appendingPathComponent("tokens.json"),
@@ -99,6 +109,8 @@ public actor ReferenceClient: ClientUnderTest {
     private let pin: PublicKeyPin?
     /// HTTPS origins (`host:port`) whose certificate carried the pinned key.
     private var pinnedOriginsVerified: Set<String> = []
+    /// Made at the first sign-in; it vets every ID token before the tokens it came with are kept.
+    private var relyingParty: OpenIDRelyingParty?
 
     public init(
         configuration: Configuration,
@@ -146,10 +158,23 @@ public actor ReferenceClient: ClientUnderTest {
         return await obtainTokens(form, grant: grant)
     }
 
-    private func obtainTokens(_ form: [(String, String)], grant: GrantType) async -> ClientOutcome {
+    /// - Parameter nonce: set for an OpenID Connect sign-in, whose ID token is validated against it
+    ///   before the tokens are kept: a refused one leaves no token behind.
+    private func obtainTokens(
+        _ form: [(String, String)],
+        grant: GrantType,
+        signInNonce nonce: String? = nil
+    ) async
+        -> ClientOutcome
+    {
         var result = await requestTokens(form, previous: nil)
         if behaviour.retriesTokenErrors, case .failure(let failure) = result, failure.oauthError != nil {
             result = await requestTokens(form, previous: nil)
+        }
+        if let nonce, case .success(let obtained) = result, let relyingParty {
+            if case .failure(let refused) = await relyingParty.acceptSignIn(obtained, nonce: nonce) {
+                result = .failure(refused)
+            }
         }
         if case .success(let obtained) = result {
             replaceTokens(with: obtained, persisting: true)
@@ -174,6 +199,10 @@ public actor ReferenceClient: ClientUnderTest {
     // MARK: Authorization code flow
 
     public func authorizationURL() async -> Result<String, ClientFailure> {
+        startAuthorization(nonce: nil)
+    }
+
+    private func startAuthorization(nonce: String?) -> Result<String, ClientFailure> {
         guard let endpoint = configuration.authorizationEndpointURL, let redirectURI = configuration.redirectURI else {
             return .failure(
                 ClientFailure(.unsupported, message: "no authorization endpoint or redirect URI configured")
@@ -182,7 +211,8 @@ public actor ReferenceClient: ClientUnderTest {
         let request = AuthorizationRequest(
             state: behaviour.unguessableState ? AuthorizationRequest.random() : "state",
             codeVerifier: AuthorizationRequest.random(),
-            redirectURI: redirectURI
+            redirectURI: redirectURI,
+            nonce: nonce
         )
         pendingAuthorization = request
         return .success(request.url(endpoint: endpoint, clientID: configuration.client.id, pkce: behaviour.pkce))
@@ -217,8 +247,92 @@ public actor ReferenceClient: ClientUnderTest {
                 ("redirect_uri", request.redirectURI),
             ]
             if behaviour.pkce != .none { form.append(("code_verifier", request.codeVerifier)) }
-            return await obtainTokens(form, grant: .authorizationCode)
+            return await obtainTokens(form, grant: .authorizationCode, signInNonce: request.nonce)
         }
+    }
+
+    // MARK: OpenID Connect
+
+    public func signInURL() async -> Result<String, ClientFailure> {
+        guard let relyingParty = openIDRelyingParty() else {
+            return .failure(ClientFailure(.unsupported, message: "no OpenID Connect discovery URL configured"))
+        }
+        switch await relyingParty.prepareSignIn() {
+        case .success(let nonce): return startAuthorization(nonce: nonce)
+        case .failure(let failure): return .failure(failure)
+        }
+    }
+
+    /// A sign-in's redirect is read like any authorization response; the redemption then validates
+    /// the ID token against the nonce of the pending request.
+    public func completeSignIn(redirectURL: String) async -> ClientOutcome {
+        guard pendingAuthorization?.nonce != nil else {
+            return .failure(
+                ClientFailure(.protocolViolation, message: "a sign-in response arrived, but no sign-in is pending")
+            )
+        }
+        return await completeAuthorization(redirectURL: redirectURL)
+    }
+
+    /// The userinfo endpoint is a protected resource: the token is attached, refreshed and replayed
+    /// as for any call; only an answer about the signed-in user is accepted.
+    public func userinfo() async -> ClientOutcome {
+        guard let relyingParty else {
+            return .failure(ClientFailure(.authorizationRequired, message: "nobody is signed in: sign in first"))
+        }
+        let endpoint: String
+        switch await relyingParty.userinfoEndpoint() {
+        case .success(let found): endpoint = found
+        case .failure(let failure): return .failure(failure)
+        }
+        let answer = await request(method: "GET", url: endpoint)
+        guard case .success(let status, let body) = answer, status == 200 else {
+            if case .success(let status, _) = answer {
+                return .failure(
+                    ClientFailure(.userinfo, message: "the userinfo endpoint answered \(status), not the user's claims")
+                )
+            }
+            return answer
+        }
+        switch await relyingParty.userinfoClaims(from: body) {
+        case .success(let claims): return .success(status: 200, body: claims)
+        case .failure(let failure): return .failure(failure)
+        }
+    }
+
+    public func identity() async -> SignedInIdentity? {
+        await relyingParty?.identity
+    }
+
+    private func openIDRelyingParty() -> OpenIDRelyingParty? {
+        if let relyingParty { return relyingParty }
+        guard let configurationURL = configuration.openIDConfigurationURL else { return nil }
+        let made = OpenIDRelyingParty(
+            registration: .init(
+                issuer: configuration.issuer ?? "",
+                configurationURL: configurationURL,
+                clientID: configuration.client.id,
+                clientSecret: configuration.client.secret,
+                signingAlgorithm: configuration.idTokenSigningAlgorithm
+            ),
+            behaviour: behaviour.openIDConnect,
+            now: now,
+            // Weak: the relying party lives inside this client and must not keep it alive.
+            get: { [weak self] url in
+                guard let self else { throw CancellationError() }
+                return try await self.get(url)
+            }
+        )
+        relyingParty = made
+        return made
+    }
+
+    /// A plain GET through the client's own transport (pins and redirect policy included).
+    private func get(_ url: String) async throws -> (status: Int, body: String) {
+        var request = HTTPClientRequest(url: url)
+        request.headers.add(name: "Accept", value: "application/json")
+        let answer = try await exchange(request)
+        return (answer.status, answer.body)
     }
 
     // MARK: Lifecycle
@@ -398,6 +512,12 @@ public actor ReferenceClient: ClientUnderTest {
         {
             repeats += 1
             result = await requestTokens(form, previous: previous)
+        }
+        if case .success(let refreshed) = result, let relyingParty,
+            case .failure(let refused) = await relyingParty.acceptRefresh(refreshed)
+        {
+            // §12.2: never another user. The refused response's tokens are dropped; the session stays.
+            return .failure(refused)
         }
         switch result {
         case .success(let refreshed):
@@ -618,7 +738,7 @@ public struct ReferenceClientFactory: ClientFactory {
             version: Harness.version,
             capabilities: [
                 .proactiveRefresh, .refreshOn401, .authorizationCode, .restart, .customCA, .pinning, .virtualClock,
-                .concurrency,
+                .concurrency, .openID, .idTokenSignature,
             ],
             refreshWindow: ClientBehaviour.conforming.refreshLeeway
         )

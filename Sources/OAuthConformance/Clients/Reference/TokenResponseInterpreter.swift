@@ -73,7 +73,8 @@ struct TokenResponseInterpreter: Sendable {
                 accessToken: accessToken,
                 expiresAt: expiresAt,
                 refreshToken: refreshToken(members["refresh_token"], previous: previous),
-                receivedAt: receivedAt
+                receivedAt: receivedAt,
+                idToken: members["id_token"]?.stringValue
             )
         )
     }

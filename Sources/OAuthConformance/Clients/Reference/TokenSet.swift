@@ -8,6 +8,8 @@ struct TokenSet: Sendable, Equatable, Codable {
     var refreshToken: String?
     /// When the client received the tokens; with `expiresAt`, the stated lifetime.
     var receivedAt: Date? = nil
+    /// The response's ID token (OIDC Core §3.1.3.3), as received; validated before the set is kept.
+    var idToken: String? = nil
 
     func needsRefresh(at now: Date, leeway: Duration) -> Bool {
         expiresAt.map { now >= $0.addingTimeInterval(-leeway.seconds) } ?? false

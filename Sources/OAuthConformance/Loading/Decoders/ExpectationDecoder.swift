@@ -5,7 +5,9 @@ import Yams
 struct ExpectationDecoder {
     let reader: YAMLReader
 
-    static let expectationForms = ["every_step", "count", "request", "first", "order", "never", "error_messages"]
+    static let expectationForms = [
+        "every_step", "count", "request", "first", "order", "never", "error_messages", "distinct", "same_user",
+    ]
 
     /// The expectations, with the level of each that states its own (`level: SHOULD` beside it)
     /// and the capabilities of each that is judged only for clients declaring them
@@ -109,6 +111,20 @@ struct ExpectationDecoder {
                 return nil
             }
             return .errorsRevealNoCredentials
+        case "distinct":
+            guard let distinct = reader.mapping(body, "distinct", allowedKeys: Self.filterKeys + ["parameter"]),
+                let parameter = distinct.required("parameter", hint: " (e.g. parameter: nonce)").flatMap({
+                    reader.string($0, "distinct.parameter")
+                }),
+                let filter = requestFilter(distinct)
+            else { return nil }
+            return .distinctValues(filter, parameter: parameter)
+        case "same_user":
+            guard reader.string(body, "same_user") == "throughout" else {
+                reader.error("same_user must be 'throughout'", at: body)
+                return nil
+            }
+            return .sameUser
         default:
             guard let never = reader.mapping(body, "never", allowedKeys: Self.filterKeys + ["carries"]) else {
                 return nil
@@ -145,7 +161,7 @@ struct ExpectationDecoder {
         return .order(decoded)
     }
 
-    static let filterKeys = ["endpoint", "grant", "status", "origin", "bearer"]
+    static let filterKeys = ["endpoint", "grant", "status", "origin", "bearer", "presents"]
 
     /// `parameters: { code_challenge_method: S256, state: { min_length: 22 }, code_challenge: present, client_secret: absent }`.
     private func parameterRequirements(_ node: Node) -> [ParameterRequirement]? {
@@ -203,6 +219,10 @@ struct ExpectationDecoder {
         if let node = mapping["bearer"] {
             filter.bearer = bearerFilter(node)
             valid = valid && filter.bearer != nil
+        }
+        if let node = mapping["presents"] {
+            filter.presents = reader.tokenReference(node, "presents")
+            valid = valid && filter.presents != nil
         }
         return valid ? filter : nil
     }

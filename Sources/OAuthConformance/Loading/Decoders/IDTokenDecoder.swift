@@ -16,10 +16,13 @@ struct IDTokenDecoder {
             return nil
         }
         var policy = IDTokenPolicy()
-        if let algorithm = settings["alg"].flatMap({
-            reader.enumeration($0, "ID token algorithm", as: IDTokenAlgorithm.self)
-        }) {
-            policy.algorithm = algorithm
+        if let node = settings["alg"] {
+            // JOSE names are upper case; lower case is accepted so a matrix value can also sit in a scenario id.
+            if let name = node.scalar?.string, let algorithm = IDTokenAlgorithm(rawValue: name.uppercased()) {
+                policy.algorithm = algorithm
+            } else {
+                _ = reader.enumeration(node, "ID token algorithm", as: IDTokenAlgorithm.self)
+            }
         }
         if let lifetime = settings["lifetime"].flatMap({ reader.duration($0, "id_tokens.lifetime") }) {
             policy.lifetime = lifetime

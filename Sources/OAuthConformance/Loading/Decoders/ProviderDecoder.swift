@@ -3,7 +3,9 @@ import Yams
 
 /// Decodes `provider:`: token lifetimes, TLS, ID tokens, and the rules that make the provider misbehave.
 struct ProviderDecoder {
-    static let keys = ["tokens", "rules", "tls", "seed", "redirect_uris", "clock_skew", "id_tokens"]
+    static let keys = ["tokens", "rules", "tls", "seed", "redirect_uris", "clock_skew", "id_tokens", "client_secret"]
+    /// RFC 7518 §3.2: an HMAC key for HS256 has at least 256 bits.
+    static let shortestHS256Secret = 32
     static let tokenKeys = ["access_lifetime", "refresh_lifetime", "rotate_refresh_tokens", "revoke_all_at"]
 
     let reader: YAMLReader
@@ -43,6 +45,15 @@ struct ProviderDecoder {
         }
         if let idTokens = provider["id_tokens"].flatMap(IDTokenDecoder(reader: reader).policy) {
             settings.idTokens = idTokens
+        }
+        if let node = provider["client_secret"], let secret = reader.string(node, "client_secret") {
+            settings.client.secret = secret
+        }
+        if settings.idTokens.algorithm == .hs256, settings.client.secret.utf8.count < Self.shortestHS256Secret {
+            reader.error(
+                "id_tokens.alg HS256 keys ID tokens with the client secret, which has \(settings.client.secret.utf8.count) bytes; RFC 7518 §3.2 needs at least \(Self.shortestHS256Secret): set provider.client_secret to a longer one",
+                at: provider["id_tokens"] ?? node
+            )
         }
         if let uris = provider["redirect_uris"] {
             settings.redirectURIs = reader.scalarList(uris, "redirect_uris")

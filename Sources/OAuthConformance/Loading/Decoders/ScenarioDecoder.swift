@@ -5,8 +5,8 @@ import Yams
 struct ScenarioDecoder {
     static let formatVersion = 1
     static let topLevelKeys = [
-        "conformance", "id", "title", "description", "area", "level", "spec", "tags", "requires", "matrix", "provider",
-        "steps", "expect",
+        "conformance", "id", "title", "description", "area", "level", "spec", "oidf", "tags", "requires", "matrix",
+        "provider", "steps", "expect",
     ]
 
     let reader: YAMLReader
@@ -21,6 +21,7 @@ struct ScenarioDecoder {
         let area = top.required("area").flatMap { reader.enumeration($0, "area", as: Area.self) }
         let level = top.required("level").flatMap { reader.enumeration($0, "level", as: Level.self) }
         let spec = top["spec"].map { reader.scalarList($0, "spec") } ?? []
+        let oidf = top["oidf"].map { reader.scalarList($0, "oidf") } ?? []
         let tags = top["tags"].map(tagList) ?? []
         let requires = top["requires"].map { reader.capabilities($0, "requires") } ?? []
         let provider = top["provider"].map { ProviderDecoder(reader: reader).decode($0) } ?? ProviderSettings()
@@ -36,6 +37,7 @@ struct ScenarioDecoder {
             area: area,
             level: level,
             spec: spec,
+            oidfModules: oidf,
             tags: tags,
             requires: requires,
             provider: provider,

@@ -6,12 +6,13 @@ struct StepDecoder {
     let reader: YAMLReader
 
     static let stepActions = [
-        "login", "authorize", "request", "restart", "concurrently", "advance", "advance_to", "wait", "revoke",
+        "login", "authorize", "sign_in", "userinfo", "request", "restart", "concurrently", "advance", "advance_to",
+        "wait", "revoke",
     ]
     /// The steps a client carries out, the only ones `concurrently` can repeat.
     static let clientOperations = ["login", "request"]
     /// The steps that involve the client and so may state an `outcome`.
-    static let stepsWithOutcome = ["login", "authorize", "request", "restart", "concurrently"]
+    static let stepsWithOutcome = ["login", "authorize", "sign_in", "userinfo", "request", "restart", "concurrently"]
 
     func decode(_ node: Node) -> [Step]? {
         guard let items = reader.sequence(node, "steps") else { return nil }
@@ -29,6 +30,8 @@ struct StepDecoder {
             case "login", "request": clientOperation(actionKey, actionNode).map(StepAction.client)
             case "authorize": bare(actionNode, "authorize").map { .client(.authorize) }
             case "restart": bare(actionNode, "restart").map { .client(.restart) }
+            case "sign_in": bare(actionNode, "sign_in").map { .client(.signIn) }
+            case "userinfo": bare(actionNode, "userinfo").map { .client(.userinfo) }
             case "revoke": reader.enumeration(actionNode, "revoke", as: RevocationTarget.self).map(StepAction.revoke)
             case "concurrently": concurrently(actionNode)
             case "advance": reader.duration(actionNode, "advance").map(StepAction.advance)

@@ -19,22 +19,23 @@ public enum TimelineText {
         for record in transcript.steps {
             lines.append(
                 "t=\(instant(record.startedAt))  step \(record.number): \(record.step.action.text) → \(describe(record.result))"
+                    + (record.identity.map { "; signed in: \($0)" } ?? "")
             )
             for sequence in record.journalSequences.map(Array.init) ?? [] {
                 guard let entry = entriesBySequence[sequence] else { continue }
                 shown.insert(sequence)
-                lines.append(line(for: entry, marked: marked.contains(sequence)))
+                lines.append(line(for: entry, marked: marked.contains(sequence), idTokens: transcript.idTokens))
             }
         }
         // Requests outside any recorded step: made after the run stopped early, or in the background.
         for entry in transcript.journal where !shown.contains(entry.sequence) {
-            lines.append(line(for: entry, marked: marked.contains(entry.sequence)))
+            lines.append(line(for: entry, marked: marked.contains(entry.sequence), idTokens: transcript.idTokens))
         }
         return lines
     }
 
-    static func line(for entry: JournalEntry, marked: Bool) -> String {
-        "\(marked ? ">" : " ")   t=\(instant(entry.at))  #\(entry.sequence) \(request(entry)) → \(response(entry))"
+    static func line(for entry: JournalEntry, marked: Bool, idTokens: [IssuedIDToken] = []) -> String {
+        "\(marked ? ">" : " ")   t=\(instant(entry.at))  #\(entry.sequence) \(request(entry)) → \(response(entry, idTokens: idTokens))"
     }
 
     static func describe(_ result: StepResult) -> String {
@@ -71,13 +72,24 @@ public enum TimelineText {
     }
 
     /// Status plus what matters in the answer: tokens issued, the error code, the challenge.
-    static func response(_ entry: JournalEntry) -> String {
+    static func response(_ entry: JournalEntry, idTokens: [IssuedIDToken] = []) -> String {
         var text = "\(entry.response.status)"
         if case .object(let members)? = JSONValue.parse(entry.response.body), entry.endpoint == .token {
             let interesting = ["error", "access_token", "refresh_token", "expires_in"].compactMap { name in
                 members[name].map { "\(name)=\(Self.text(of: $0))" }
             }
             if !interesting.isEmpty { text += " " + interesting.joined(separator: " ") }
+            if let idToken = members["id_token"]?.stringValue {
+                // Named and described, never printed: a JWS is long, and what was done to it is what matters.
+                text +=
+                    idTokens.first { $0.value == idToken }.map { " id_token=id_token#\($0.ordinal) (\($0.signedWith))" }
+                    ?? " id_token=(not issued by the provider)"
+            }
+        }
+        if entry.endpoint == .userinfo, case .object(let members)? = JSONValue.parse(entry.response.body),
+            let subject = members["sub"]?.stringValue
+        {
+            text += " sub=\(subject)"
         }
         if let challenge = entry.response.header("WWW-Authenticate") { text += " WWW-Authenticate: \(challenge)" }
         if let rule = entry.appliedRule { text += " [rule \(rule + 1)]" }

@@ -48,9 +48,18 @@ public enum OpenIDConnectRefusal: Error, Sendable, Equatable {
     case userinfoUnreadable(String)
     case userinfoSubjectMismatch(found: String?, idTokenSubject: String)
 
-    /// What the client reports: a refusal is the provider's protocol violation.
+    /// What the client reports: a refused ID token or userinfo response in its own category, a
+    /// refused discovery document as the provider's protocol violation.
     public var clientFailure: ClientFailure {
-        ClientFailure(.protocolViolation, message: description)
+        ClientFailure(category, message: description)
+    }
+
+    public var category: ErrorCategory {
+        switch self {
+        case .discoveryDocumentUnreadable, .discoveryIssuerMismatch: .protocolViolation
+        case .userinfoUnreadable, .userinfoSubjectMismatch: .userinfo
+        default: .idToken
+        }
     }
 }
 
