@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Builds the golang.org/x/oauth2 adapter (Adapters/go/bin/x-oauth2-adapter) offline, in GOPATH
-# mode, against Debian's packaged sources: golang-go and golang-golang-x-oauth2-dev (0.3.0, in
-# /usr/share/gocode). Installs those packages (as root, or through sudo) when they are missing.
+# mode, against Debian's packaged sources in /usr/share/gocode: golang-go,
+# golang-golang-x-oauth2-dev (0.3.0) and, for OpenID Connect, golang-github-coreos-go-oidc-dev
+# (go-oidc 2.1.0) with golang-gopkg-square-go-jose.v2-dev. Installs those packages (as root, or
+# through sudo) when they are missing.
 # Does nothing when the binary is newer than every source it is built from.
 set -euo pipefail
 cd "$(dirname "$0")"
 
-packages=(golang-go golang-golang-x-oauth2-dev)
+packages=(golang-go golang-golang-x-oauth2-dev golang-github-coreos-go-oidc-dev golang-gopkg-square-go-jose.v2-dev)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -19,15 +21,21 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >&2
 fi
 
-version=$(dpkg-query -W -f='${Version}' golang-golang-x-oauth2-dev)
-case "$version" in
-  0.3.0*) ;;
-  *) echo "Adapters/go/install.sh: warning: golang-golang-x-oauth2-dev is $version; the adapter and its profile were checked against 0.3.0" >&2 ;;
-esac
+check_version() { # package, the version the adapter and its profile were checked against
+  local version
+  version=$(dpkg-query -W -f='${Version}' "$1")
+  case "$version" in
+    "$2"*) ;;
+    *) echo "Adapters/go/install.sh: warning: $1 is $version; the adapter and its profile were checked against $2" >&2 ;;
+  esac
+}
+check_version golang-golang-x-oauth2-dev 0.3.0
+check_version golang-github-coreos-go-oidc-dev 2.1.0
 
 binary=bin/x-oauth2-adapter
-library=/usr/share/gocode/src/golang.org/x/oauth2
-if [ -x "$binary" ] && [ -z "$(find ./*.go "$library" -newer "$binary" -name '*.go' -print -quit)" ]; then
+libraries=(/usr/share/gocode/src/golang.org/x/oauth2 /usr/share/gocode/src/github.com/coreos/go-oidc
+  /usr/share/gocode/src/gopkg.in/square/go-jose.v2)
+if [ -x "$binary" ] && [ -z "$(find ./*.go "${libraries[@]}" -newer "$binary" -name '*.go' -print -quit)" ]; then
   exit 0
 fi
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	oidc "github.com/coreos/go-oidc"
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/clientcredentials"
 )
@@ -26,9 +27,11 @@ type client struct {
 	store       *tokenStore
 	username    string
 	password    string
+	openid      openIDRegistration
 
-	mu      sync.Mutex
-	pending *pendingAuthorization // the authorization request in flight, if any
+	mu       sync.Mutex
+	pending  *pendingAuthorization // the authorization request in flight, if any
+	provider *oidc.Provider        // discovered at the first sign-in (openid.go); gone at restart
 }
 
 func newClient(env *environment) (*client, error) {
@@ -53,6 +56,11 @@ func newClient(env *environment) (*client, error) {
 		store:    newTokenStore(env.StorageDir),
 		username: env.Username,
 		password: env.Password,
+		openid: openIDRegistration{
+			issuer:           env.Issuer,
+			configurationURL: env.OpenIDConfigurationURL,
+			signingAlg:       env.IDTokenSigningAlg,
+		},
 	}, nil
 }
 
@@ -84,7 +92,7 @@ func (s *session) login(grant string) error {
 	if err != nil {
 		return err
 	}
-	c.keep(kept, token, s.frame)
+	c.keep(kept, token, s.frame, nil)
 	return nil
 }
 
@@ -137,10 +145,12 @@ func (c *client) close() {
 }
 
 // restart is a relaunched application: everything in memory is gone (the pending authorization,
-// the connections); the token comes back from what was persisted.
+// the discovered provider, the connections); the token and the signed-in user come back from
+// what was persisted.
 func (c *client) restart() error {
 	c.mu.Lock()
 	c.pending = nil
+	c.provider = nil // and its cached JWKS
 	c.mu.Unlock()
 	c.http.CloseIdleConnections()
 	resetAuthStyleCache() // the library's package-level cache dies with the process

@@ -1,6 +1,7 @@
-// x-oauth2-adapter drives golang.org/x/oauth2 (Debian's golang-golang-x-oauth2-dev 0.3.0) behind
-// the OAuthConformance adapter protocol, docs/adapter-protocol.md: one JSON message a line on
-// stdin, one answer a line on stdout, logs on stderr. See x-oauth2.yaml for the profile.
+// x-oauth2-adapter drives golang.org/x/oauth2 (Debian's golang-golang-x-oauth2-dev 0.3.0), and for
+// OpenID Connect github.com/coreos/go-oidc 2.1.0 (golang-github-coreos-go-oidc-dev), behind the
+// OAuthConformance adapter protocol, docs/adapter-protocol.md: one JSON message a line on stdin,
+// one answer a line on stdout, logs on stderr. See x-oauth2.yaml for the profile.
 package main
 
 import (
@@ -18,11 +19,12 @@ import (
 const (
 	libraryName    = "golang.org/x/oauth2"
 	libraryVersion = "0.3.0" // the Debian package this is built against (install.sh checks it)
+	// OpenID Connect is github.com/coreos/go-oidc 2.1.0 on top of it (openid.go).
 	// messageBudget bounds everything one message does; below the profile's 15 s operation timeout.
 	messageBudget = 13 * time.Second
 )
 
-var capabilities = []string{"proactive_refresh", "authorization_code", "restart", "custom_ca", "concurrency", "virtual_clock"}
+var capabilities = []string{"proactive_refresh", "authorization_code", "restart", "custom_ca", "concurrency", "virtual_clock", "openid"}
 
 // adapter is the process's state: the current scenario's client, if any.
 type adapter struct {
@@ -109,6 +111,8 @@ func (a *adapter) handle(m *message) (reply answer) {
 		return answer{"ok": true} // no timers: the next message's `now` carries the new time
 	case "tokens":
 		return answer{"ok": true, "tokens": a.client.tokens()}
+	case "identity":
+		return answer{"ok": true, "identity": a.client.signedIn()}
 	case "end":
 		a.client.close()
 		return answer{"ok": true}
@@ -118,8 +122,12 @@ func (a *adapter) handle(m *message) (reply answer) {
 	defer cancel()
 	s := a.client.session(ctx, frameAt(*m.Now))
 	switch m.Op {
-	case "authorization_url":
-		u, err := s.authorizationURL()
+	case "authorization_url", "sign_in_url":
+		start := s.authorizationURL
+		if m.Op == "sign_in_url" {
+			start = s.signInURL
+		}
+		u, err := start()
 		if err != nil {
 			return answerFrom(failure(classify(err)))
 		}
@@ -149,8 +157,8 @@ func (s *session) concurrently(operations []message) []outcome {
 	return outcomes
 }
 
-// run does one login, request, restart or complete_authorization; a panic from the library
-// is reported as the crash it is (category unexpected).
+// run does one login, request, restart, complete_authorization, complete_sign_in or userinfo; a
+// panic from the library is reported as the crash it is (category unexpected).
 func (s *session) run(m *message) (result outcome) {
 	defer func() {
 		if recovered := recover(); recovered != nil {
@@ -176,6 +184,17 @@ func (s *session) run(m *message) (result outcome) {
 		err = s.completeAuthorization(m.RedirectURL)
 		if err == nil {
 			return success(200, nil)
+		}
+	case "complete_sign_in":
+		err = s.completeSignIn(m.RedirectURL)
+		if err == nil {
+			return success(200, nil)
+		}
+	case "userinfo":
+		var claims string
+		claims, err = s.userinfo()
+		if err == nil {
+			return success(200, &claims)
 		}
 	case "restart":
 		err = s.client.restart()

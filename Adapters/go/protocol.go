@@ -45,6 +45,10 @@ type environment struct {
 	Password              string  `json:"password"`
 	CAFile                *string `json:"ca_file"`
 	StorageDir            string  `json:"storage_dir"`
+	// OpenID Connect: the discovery document, and the algorithm the client registered for ID
+	// tokens (id_token_signed_response_alg; RS256 unless the scenario says otherwise).
+	OpenIDConfigurationURL string `json:"openid_configuration_url"`
+	IDTokenSigningAlg      string `json:"id_token_signing_alg"`
 }
 
 // clientError is an error the library surfaced to the application, as the protocol reports it.
@@ -57,7 +61,8 @@ type clientError struct {
 
 func (e *clientError) Error() string { return e.Category + ": " + e.Message }
 
-// outcome is the result of a login, request, restart or complete_authorization.
+// outcome is the result of a login, request, restart, complete_authorization, complete_sign_in
+// or userinfo.
 type outcome struct {
 	OK     bool         `json:"ok"`
 	Status int          `json:"status,omitempty"`

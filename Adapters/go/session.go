@@ -41,7 +41,7 @@ func (c *client) session(ctx context.Context, f frame) *session {
 	}
 	s := &session{client: c, frame: f, ctx: ctx}
 	saving := &savingSource{inner: library, last: seed, save: func(t *oauth2.Token) {
-		c.keep(current.Grant, t, f)
+		c.keep(current.Grant, t, f, nil)
 	}}
 	s.source = oauth2.ReuseTokenSource(nil, saving)
 	s.http = oauth2.NewClient(ctx, s.source)
@@ -49,14 +49,20 @@ func (c *client) session(ctx context.Context, f frame) *session {
 	return s
 }
 
-// keep stores a token the library produced, its expiry moved into the virtual frame.
-func (c *client) keep(grant string, t *oauth2.Token, f frame) {
+// keep stores a token the library produced, its expiry moved into the virtual frame. signedIn is
+// the user of a sign-in's accepted ID token; nil (any other token) keeps the user signed in so far.
+func (c *client) keep(grant string, t *oauth2.Token, f frame, signedIn *identity) {
 	kept := *t
 	kept.Expiry = f.toVirtual(t.Expiry)
-	if err := c.store.save(grant, &kept); err != nil {
+	if err := c.store.save(grant, &kept, signedIn); err != nil {
 		log.Printf("saving the token failed: %v", err)
 	}
 	log.Printf("new token from the library (grant %s): expires %v (virtual)", grant, kept.Expiry)
+	if _, ok := t.Extra("id_token").(string); ok && signedIn == nil {
+		// go-oidc 2.1's README, examples and godoc verify only the ID token of Exchange; they say
+		// nothing of one in a refresh response, so the application keeps the sign-in's user.
+		log.Printf("this token carries an id_token; go-oidc 2.1 documents no check of it: not verified, the signed-in user stays")
+	}
 }
 
 // savingSource is the usual Go pattern for persisting tokens: a TokenSource wrapped around the

@@ -24,6 +24,9 @@ const grantClientCredentials = "client_credentials"
 type savedToken struct {
 	Grant string        `json:"grant"`
 	Token *oauth2.Token `json:"token"`
+	// The user of the ID token accepted last (OpenID Connect sign-in), or nil: the application's
+	// session, persisted with its tokens and kept when they are refreshed.
+	Identity *identity `json:"identity,omitempty"`
 }
 
 // tokenStore holds the current token and writes every new one to its file.
@@ -45,15 +48,19 @@ func (s *tokenStore) current() savedToken {
 		return s.saved
 	}
 	copied := *s.saved.Token // callers may change it (the frame conversion); never share it
-	return savedToken{Grant: s.saved.Grant, Token: &copied}
+	return savedToken{Grant: s.saved.Grant, Token: &copied, Identity: s.saved.Identity}
 }
 
-// save keeps a new token (Expiry already in the virtual frame) and persists it.
-func (s *tokenStore) save(grant string, token *oauth2.Token) error {
+// save keeps a new token (Expiry already in the virtual frame) and persists it. signedIn is the
+// user of a sign-in's accepted ID token; nil keeps the user signed in so far.
+func (s *tokenStore) save(grant string, token *oauth2.Token, signedIn *identity) error {
 	copied := *token
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.saved = savedToken{Grant: grant, Token: &copied}
+	if signedIn == nil {
+		signedIn = s.saved.Identity
+	}
+	s.saved = savedToken{Grant: grant, Token: &copied, Identity: signedIn}
 	data, err := json.Marshal(s.saved)
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@
 classes."""
 
 from authlib.common.errors import AuthlibBaseError
+from joserfc.errors import JoseError
 
 from oauth_adapter import ClientError, category_for_code, type_name
 
@@ -13,6 +14,10 @@ SIGN_IN_CODES = {"missing_token", "token_invalid", "token_expired"}
 def authlib_error(exception):
     """authlib's error as a ClientError, or None for an exception that is not authlib's. OAuthError
     and its kin carry the RFC 6749 §5.2 code in .error, which is reported as the oauth_error."""
+    if isinstance(exception, JoseError):
+        # authlib 1.9 decodes and validates ID tokens with joserfc (OpenIDMixin.parse_id_token,
+        # authlib.oidc.core.IDToken): its errors are the ID token refused.
+        return ClientError("id_token", str(exception), type_name=type_name(exception))
     if not isinstance(exception, AuthlibBaseError):
         return None
     code = exception.error

@@ -25,7 +25,7 @@ class ClientError(Exception):
     """An error the client surfaced to the application, as the protocol reports it.
 
     category: authorization_required, invalid_client, oauth_error, transient, protocol, tls,
-    unsupported or unexpected; oauth_error: the RFC 6749 §5.2 code as the library surfaced it (an
+    id_token, userinfo, unsupported or unexpected; oauth_error: the RFC 6749 §5.2 code as the library surfaced it (an
     attribute of its exception), never one the adapter dug out of the response itself.
     """
 
@@ -102,6 +102,24 @@ class Adapter:
     def restart(self):
         raise ClientError("unsupported", "restart is not implemented")
 
+    # OpenID Connect (capability openid).
+
+    def sign_in_url(self):
+        """The authentication request's URL (scope openid, a fresh nonce)."""
+        raise ClientError("unsupported", "OpenID Connect sign-in is not implemented")
+
+    def complete_sign_in(self, redirect_url):
+        """Check the redirect, redeem the code, validate the ID token; keep no token of a refused one."""
+        raise ClientError("unsupported", "OpenID Connect sign-in is not implemented")
+
+    def userinfo(self):
+        """The signed-in user's claims from the userinfo endpoint, as a dict."""
+        raise ClientError("unsupported", "userinfo is not implemented")
+
+    def identity(self):
+        """{iss, sub} of the ID token accepted last, or None."""
+        return None
+
     def tokens(self):
         """The tokens held now: dict with access_token, refresh_token, expires_at; or None."""
         return None
@@ -170,8 +188,9 @@ class SessionAdapter(Adapter):
 
 
 def call(adapter, operation):
-    """Runs one login, request, restart or complete_authorization on the adapter; returns what
-    its method returned (for a request, the response)."""
+    """Runs one login, request, restart, complete_authorization, complete_sign_in or userinfo on
+    the adapter; returns what its method returned (for a request, the response; for userinfo,
+    the claims)."""
     op = operation.get("op")
     if op == "login":
         return adapter.login(operation["grant"])
@@ -181,6 +200,10 @@ def call(adapter, operation):
         return adapter.restart()
     if op == "complete_authorization":
         return adapter.complete_authorization(operation["redirect_url"])
+    if op == "complete_sign_in":
+        return adapter.complete_sign_in(operation["redirect_url"])
+    if op == "userinfo":
+        return adapter.userinfo()
     raise ClientError("unsupported", f"unknown operation {op}")
 
 
@@ -191,11 +214,13 @@ def success(op, result):
         return {"ok": True, "status": result.status_code, "body": result.text}
     if op == "restart":
         return {"ok": True}
+    if op == "userinfo":
+        return {"ok": True, "status": 200, "body": json.dumps(result)}
     return {"ok": True, "status": 200}
 
 
 def outcome(adapter, operation):
-    """Runs one login, request, restart or complete_authorization message; returns the answer's fields."""
+    """Runs one operation that answers an outcome (see call); returns the answer's fields."""
     op = operation.get("op")
     try:
         return success(op, call(adapter, operation))
@@ -214,13 +239,15 @@ def _handle(adapter, message):
         return {"ok": True}
     if op == "concurrently":
         return {"ok": True, "outcomes": adapter.concurrently(message["operations"])}
-    if op == "authorization_url":
+    if op in ("authorization_url", "sign_in_url"):
         try:
-            return {"ok": True, "url": adapter.authorization_url()}
+            return {"ok": True, "url": getattr(adapter, op)()}
         except Exception as exception:
             return failure(adapter, op, exception)
     if op == "tokens":
         return {"ok": True, "tokens": adapter.tokens()}
+    if op == "identity":
+        return {"ok": True, "identity": adapter.identity()}
     if op == "advance":
         adapter.advance()
         return {"ok": True}

@@ -105,8 +105,8 @@ public struct ExpectationEvaluator: Sendable {
             )
         case .distinctValues(let filter, let parameter):
             return distinctValues(filter, parameter: parameter, result: result)
-        case .sameUser:
-            return sameUser(result: result)
+        case .sameUser(let allowingSignOut):
+            return sameUser(allowingSignOut: allowingSignOut, result: result)
         case .never(let filter, let carrying):
             let offending = entries(matching: filter).compactMap { entry in
                 carrying.map { forbidden in sighting(of: forbidden, in: entry).map { (entry, " \($0)") } } ?? (
@@ -316,21 +316,31 @@ public struct ExpectationEvaluator: Sendable {
     }
 
     /// Who the client held after each step, against the first identity it reported.
-    private func sameUser(result: Judgement) -> CheckResult {
-        let held = transcript.steps.compactMap { record in record.identity.map { (record, $0) } }
-        guard let first = held.first else {
+    private func sameUser(allowingSignOut: Bool, result: Judgement) -> CheckResult {
+        guard let firstIndex = transcript.steps.firstIndex(where: { $0.identity != nil }),
+            let first = transcript.steps[firstIndex].identity
+        else {
             return result(false, "a signed-in user after the sign-in", "the client never reported a signed-in user", [])
         }
-        let others = held.filter { $0.1 != first.1 }
+        let first0 = transcript.steps[firstIndex]
+        let later = transcript.steps[firstIndex...]
+        let departures = later.filter { record in
+            guard let identity = record.identity else { return !allowingSignOut }
+            return identity != first
+        }
         let observed =
-            others.isEmpty
-            ? "\(first.1) after every step that left someone signed in"
-            : others.map { "after step \($0.0.number) (\($0.0.step.action.text)): \($0.1)" }.joined(separator: "; ")
+            departures.isEmpty
+            ? "\(first) after every step from step \(first0.number) on"
+                + (allowingSignOut && later.contains { $0.identity == nil } ? " that left someone signed in" : "")
+            : departures.map {
+                "after step \($0.number) (\($0.step.action.text)): \($0.identity.map(\.description) ?? "nobody")"
+            }
+            .joined(separator: "; ")
         return result(
-            others.isEmpty,
-            "\(first.1) (from step \(first.0.number)) or nobody",
+            departures.isEmpty,
+            "\(first) (from step \(first0.number))" + (allowingSignOut ? " or nobody" : ", after every later step"),
             observed,
-            others.flatMap { $0.0.journalSequences.map(Array.init) ?? [] }
+            departures.flatMap { $0.journalSequences.map(Array.init) ?? [] }
         )
     }
 

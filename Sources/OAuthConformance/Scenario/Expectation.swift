@@ -23,9 +23,11 @@ public enum Expectation: Sendable, Equatable {
     /// Every request matching the filter carries the parameter (query or form), and no two carry
     /// the same value: a `nonce` or `state` fresh for each request.
     case distinctValues(RequestFilter, parameter: String)
-    /// The user the client holds as signed in, after every step, is nobody or the one of its first
-    /// sign-in: a client never switches users silently (OIDC Core §12.2, §5.3.2).
-    case sameUser
+    /// The user the client holds as signed in, after every step, is the one of its first sign-in:
+    /// a client never switches users silently (OIDC Core §12.2, §5.3.2). With `allowingSignOut`,
+    /// holding nobody is fine too (a client may end a session it can no longer trust); without it,
+    /// the user must stay signed in.
+    case sameUser(allowingSignOut: Bool)
 
     /// What kind of check this is, for report grouping (`failure type` in JUnit).
     public var kind: String {
@@ -65,8 +67,10 @@ public enum Expectation: Sendable, Equatable {
             "no error the client reports quotes a token, the client secret or the user's password"
         case .distinctValues(let filter, let parameter):
             "every \(filter.described(plural: false)) has a \(parameter) of its own"
-        case .sameUser:
-            "the signed-in user is never anyone but the one of the first sign-in"
+        case .sameUser(let allowingSignOut):
+            allowingSignOut
+                ? "the signed-in user is never anyone but the one of the first sign-in"
+                : "the user of the first sign-in stays signed in, and nobody else ever is"
         }
     }
 }
@@ -240,6 +244,8 @@ public struct ParameterRequirement: Sendable, Equatable, CustomStringConvertible
         case absent
         /// Present, with at least this many characters.
         case minimumLength(Int)
+        /// A space-separated list (as `scope` is, RFC 6749 §3.3) that holds this word.
+        case includes(String)
     }
 
     public var name: String
@@ -256,6 +262,7 @@ public struct ParameterRequirement: Sendable, Equatable, CustomStringConvertible
         case .present: value.map { !$0.isEmpty } ?? false
         case .absent: value == nil
         case .minimumLength(let length): (value?.count ?? 0) >= length
+        case .includes(let word): value?.split(separator: " ").contains { $0 == word } ?? false
         }
     }
 
@@ -266,6 +273,7 @@ public struct ParameterRequirement: Sendable, Equatable, CustomStringConvertible
         case .present: "\(name) present"
         case .absent: "no \(name)"
         case .minimumLength(let length): "\(name) of at least \(length) characters"
+        case .includes(let word): "\(name) including \(word)"
         }
     }
 }

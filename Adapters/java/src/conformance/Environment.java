@@ -13,7 +13,9 @@ record Environment(
         String username,
         String password,
         String caFile,
-        String storageDir) {
+        String storageDir,
+        String issuer,
+        String openidConfigurationUrl) {
 
     static Environment from(JsonObject json) {
         return new Environment(
@@ -25,7 +27,9 @@ record Environment(
                 string(json, "username"),
                 string(json, "password"),
                 string(json, "ca_file"),
-                string(json, "storage_dir"));
+                string(json, "storage_dir"),
+                string(json, "issuer"),
+                string(json, "openid_configuration_url"));
     }
 
     private static String string(JsonObject json, String name) {

@@ -120,11 +120,16 @@ struct ExpectationDecoder {
             else { return nil }
             return .distinctValues(filter, parameter: parameter)
         case "same_user":
-            guard reader.string(body, "same_user") == "throughout" else {
-                reader.error("same_user must be 'throughout'", at: body)
+            switch reader.string(body, "same_user") {
+            case "throughout"?: return .sameUser(allowingSignOut: true)
+            case "kept"?: return .sameUser(allowingSignOut: false)
+            default:
+                reader.error(
+                    "same_user must be 'throughout' (never another user; nobody is fine) or 'kept' (the first user stays signed in)",
+                    at: body
+                )
                 return nil
             }
-            return .sameUser
         default:
             guard let never = reader.mapping(body, "never", allowedKeys: Self.filterKeys + ["carries"]) else {
                 return nil
@@ -177,9 +182,22 @@ struct ExpectationDecoder {
             guard let name = reader.string(key, "parameter name") else { return nil }
             switch value {
             case .mapping:
-                guard let condition = reader.mapping(value, "parameters.\(name)", allowedKeys: ["min_length"]),
-                    let length = condition.required("min_length").flatMap({ reader.int($0, "min_length", in: 1...4096) }
-                    )
+                guard
+                    let condition = reader.mapping(
+                        value,
+                        "parameters.\(name)",
+                        allowedKeys: ["min_length", "includes"]
+                    ),
+                    let key = condition.exactlyOne(of: ["min_length", "includes"])
+                else { return nil }
+                if key == "includes" {
+                    guard let word = condition["includes"].flatMap({ reader.string($0, "includes") }) else {
+                        return nil
+                    }
+                    requirements.append(ParameterRequirement(name, .includes(word)))
+                    continue
+                }
+                guard let length = condition["min_length"].flatMap({ reader.int($0, "min_length", in: 1...4096) })
                 else { return nil }
                 requirements.append(ParameterRequirement(name, .minimumLength(length)))
             default:

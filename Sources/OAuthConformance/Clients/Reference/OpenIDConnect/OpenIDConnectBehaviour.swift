@@ -1,6 +1,6 @@
 /// The OpenID Connect relying-party decisions of the reference client, each set to its conforming
 /// value. Like `ClientBehaviour`, every knob is one rule a real library may get wrong: each entry of
-/// `OpenIDConnectDefect.catalogue` switches exactly one of them, so a defect is one flag and never
+/// OpenID Connect entry of `DefectiveClient.catalogue` switches exactly one of them, so a defect is one flag and never
 /// a copied validator.
 public struct OpenIDConnectBehaviour: Sendable, Equatable {
     /// IT-04: the ID token's signature is verified with the provider's key. Off, the header and the
@@ -14,6 +14,8 @@ public struct OpenIDConnectBehaviour: Sendable, Equatable {
     public var takesAlgorithmFromTokenHeader = false
     /// IT-11 (OIDC Core §3.1.3.7 step 11): `nonce` must be the one sent in the authentication request.
     public var checksNonce = true
+    /// IT-11 (§15.5.2): every authentication request gets a fresh, unguessable nonce.
+    public var freshNonces = true
     /// IT-02 (step 3): `aud` must contain the client_id.
     public var checksAudience = true
     /// IT-03 (steps 4–5): several audiences need `azp`, and an `azp` must be the client_id.

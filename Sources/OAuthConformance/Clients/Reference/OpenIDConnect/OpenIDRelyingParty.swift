@@ -49,7 +49,7 @@ actor OpenIDRelyingParty {
     /// Discovery first: an authentication request goes out only to a provider whose configuration
     /// was accepted. Each request gets a fresh nonce.
     func prepareSignIn() async -> Result<String, ClientFailure> {
-        await discovered().map { _ in nonces.next() }
+        await discovered().map { _ in behaviour.freshNonces ? nonces.next() : "nonce" }
     }
 
     /// The ID token of a code redemption, before the tokens are kept (OIDC Core §3.1.3.7). An
