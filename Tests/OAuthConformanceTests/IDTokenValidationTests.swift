@@ -285,7 +285,7 @@ struct IDTokenValidationTests {
     func refusesBrokenIDToken(_ broken: BrokenIDToken) async throws {
         let result = await Fixture.validate(try await broken.make())
         #expect(result == .failure(broken.refusal))
-        #expect(broken.refusal.clientFailure.category == .protocolViolation)
+        #expect(broken.refusal.clientFailure.category == .idToken)
     }
 
     @Test("each defect lets through exactly the tokens that break its own rule", arguments: BrokenIDToken.all)

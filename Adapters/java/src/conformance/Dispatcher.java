@@ -26,6 +26,7 @@ final class Dispatcher {
     static final String NAME = "google-oauth-client";
     static final String[] CAPABILITIES = {
         "proactive_refresh", "refresh_on_401", "authorization_code", "restart", "custom_ca", "concurrency", "virtual_clock",
+        "openid",
     };
 
     /** A concurrently batch waits at most this long for its operations (below the operation timeout). */
@@ -57,13 +58,16 @@ final class Dispatcher {
                 client = new GoogleOAuthClient(Environment.from(message.getAsJsonObject("environment")), clock);
                 return ok();
             case "authorization_url":
+            case "sign_in_url":
                 try {
                     JsonObject answer = ok();
-                    answer.addProperty("url", client.authorizationUrl());
+                    answer.addProperty("url", op.equals("sign_in_url") ? client.signInUrl() : client.authorizationUrl());
                     return answer;
                 } catch (Exception | LinkageError thrown) {
                     return failure(op, thrown);
                 }
+            case "identity":
+                return identity();
             case "concurrently":
                 return concurrently(message.getAsJsonArray("operations"));
             case "tokens":
@@ -122,6 +126,12 @@ final class Dispatcher {
                             headers(operation.get("headers")),
                             nullableString(operation.get("body")));
                     return okStatus(response.status(), response.body());
+                case "complete_sign_in":
+                    client.completeSignIn(operation.get("redirect_url").getAsString());
+                    return okStatus(200, null);
+                case "userinfo":
+                    GoogleOAuthClient.Response claims = client.userinfo();
+                    return okStatus(claims.status(), claims.body());
                 case "restart":
                     client.restart();
                     return ok();
@@ -181,6 +191,20 @@ final class Dispatcher {
             tokens.addProperty("expires_at", expiresAt / 1000.0);
         }
         answer.add("tokens", tokens);
+        return answer;
+    }
+
+    private JsonObject identity() {
+        JsonObject answer = ok();
+        OpenIdConnect.Identity user = client.identity();
+        if (user == null) {
+            answer.add("identity", JsonNull.INSTANCE);
+        } else {
+            JsonObject identity = new JsonObject();
+            identity.addProperty("iss", user.issuer());
+            identity.addProperty("sub", user.subject());
+            answer.add("identity", identity);
+        }
         return answer;
     }
 

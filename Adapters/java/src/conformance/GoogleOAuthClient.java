@@ -1,6 +1,7 @@
 package conformance;
 
 import com.google.api.client.auth.oauth2.AuthorizationCodeFlow;
+import com.google.api.client.auth.oauth2.AuthorizationCodeRequestUrl;
 import com.google.api.client.auth.oauth2.AuthorizationCodeResponseUrl;
 import com.google.api.client.auth.oauth2.BearerToken;
 import com.google.api.client.auth.oauth2.ClientCredentialsTokenRequest;
@@ -8,6 +9,7 @@ import com.google.api.client.auth.oauth2.Credential;
 import com.google.api.client.auth.oauth2.PasswordTokenRequest;
 import com.google.api.client.auth.oauth2.StoredCredential;
 import com.google.api.client.auth.oauth2.TokenResponse;
+import com.google.api.client.auth.openidconnect.IdTokenResponse;
 import com.google.api.client.http.BasicAuthentication;
 import com.google.api.client.http.ByteArrayContent;
 import com.google.api.client.http.GenericUrl;
@@ -21,6 +23,7 @@ import com.google.api.client.json.gson.GsonFactory;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.logging.Logger;
 
@@ -45,8 +48,14 @@ final class GoogleOAuthClient {
     private CredentialStore store;
     private volatile Credential credential;
 
-    /** The code flow under way: built by authorizationUrl(), its PKCE verifier inside. */
+    /** The code flow under way: built by authorizationUrl() or signInUrl(), its PKCE verifier inside. */
     private AuthorizationCodeFlow flow;
+
+    /** The nonce of the sign-in under way (signInUrl), or null. */
+    private String nonce;
+
+    /** Discovery, ID token validation and the signed-in user; made again at each launch. */
+    private OpenIdConnect openId;
 
     GoogleOAuthClient(Environment environment, VirtualClock clock) throws Exception {
         this.environment = environment;
@@ -68,6 +77,7 @@ final class GoogleOAuthClient {
             fresh.setExpirationTimeMilliseconds(saved.getExpirationTimeMilliseconds());
         }
         credential = fresh;
+        openId = new OpenIdConnect(environment, clock, transport, JSON);
     }
 
     private Credential newCredential() {
@@ -126,19 +136,36 @@ final class GoogleOAuthClient {
     }
 
     String authorizationUrl() {
+        nonce = null;
+        return newAuthorizationRequest(List.of()).build();
+    }
+
+    /**
+     * OpenID Connect sign-in: discovery first (once), then the code flow's request with scope
+     * openid and a fresh nonce, which the library has no member for: it goes in as a parameter.
+     */
+    String signInUrl() throws Exception {
+        openId.discover();
+        nonce = random();
+        return newAuthorizationRequest(List.of("openid")).set("nonce", nonce).build();
+    }
+
+    private AuthorizationCodeRequestUrl newAuthorizationRequest(List<String> scopes) {
         flow = new AuthorizationCodeFlow.Builder(BearerToken.authorizationHeaderAccessMethod(), transport, JSON,
                         tokenUrl(), clientAuthentication, environment.clientId(), environment.authorizationEndpoint())
                 .enablePKCE() // S256 and a new verifier for this flow object
+                .setScopes(scopes)
                 .setClock(clock)
                 .setRequestInitializer(Transports.TIMEOUTS)
                 .build();
         // The library has no state of its own: the application makes one and puts it in the URL.
-        byte[] state = new byte[24];
-        RANDOM.nextBytes(state);
-        return flow.newAuthorizationUrl()
-                .setRedirectUri(environment.redirectUri())
-                .setState(Base64.getUrlEncoder().withoutPadding().encodeToString(state))
-                .build();
+        return flow.newAuthorizationUrl().setRedirectUri(environment.redirectUri()).setState(random());
+    }
+
+    private static String random() {
+        byte[] bytes = new byte[24];
+        RANDOM.nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 
     /**
@@ -151,6 +178,29 @@ final class GoogleOAuthClient {
         if (flow == null) {
             throw new ClientError("protocol", "no authorization under way", null, null);
         }
+        signedIn(flow.newTokenRequest(authorizationCode(redirectUrl)).setRedirectUri(environment.redirectUri()).execute());
+    }
+
+    /**
+     * Sign-in's second half: the code redeemed as IdTokenResponse's documentation shows
+     * (IdTokenResponse.execute, i.e. executeUnparsed().parseAs(IdTokenResponse.class)), and its ID
+     * token validated before the Credential or the store sees any token of the response.
+     */
+    void completeSignIn(String redirectUrl) throws Exception {
+        String sent = nonce;
+        if (flow == null || sent == null) {
+            throw new ClientError("protocol", "no sign-in under way", null, null);
+        }
+        nonce = null; // one redemption per authentication request
+        IdTokenResponse response = IdTokenResponse.execute(
+                flow.newTokenRequest(authorizationCode(redirectUrl)).setRedirectUri(environment.redirectUri()));
+        OpenIdConnect.Identity user = openId.validate(response, sent);
+        signedIn(response);
+        openId.signedIn(user);
+    }
+
+    /** The code of the redirect back, or the error it carries as the application reads it. */
+    private String authorizationCode(String redirectUrl) throws ClientError {
         AuthorizationCodeResponseUrl response;
         try {
             response = new AuthorizationCodeResponseUrl(redirectUrl);
@@ -164,7 +214,7 @@ final class GoogleOAuthClient {
                     response.getError() + (description != null ? ": " + description : ""),
                     response.getError(), AuthorizationCodeResponseUrl.class.getName());
         }
-        signedIn(flow.newTokenRequest(response.getCode()).setRedirectUri(environment.redirectUri()).execute());
+        return response.getCode();
     }
 
     /**
@@ -197,11 +247,36 @@ final class GoogleOAuthClient {
         }
     }
 
+    /**
+     * The signed-in user's claims: a GET of the discovered userinfo endpoint through the
+     * Credential (Bearer token, refreshed as for any call), kept only when about that user.
+     */
+    Response userinfo() throws Exception {
+        String endpoint = openId.userinfoEndpoint();
+        HttpRequest request = transport.createRequestFactory(Transports.withCredential(credential))
+                .buildGetRequest(new GenericUrl(endpoint));
+        request.setThrowExceptionOnExecuteError(false);
+        HttpResponse response = request.execute();
+        try {
+            Response answer = new Response(response.getStatusCode(), response.parseAsString());
+            openId.checkUserinfo(answer.status(), answer.body());
+            return answer;
+        } finally {
+            response.disconnect();
+        }
+    }
+
+    /** The iss and sub of the ID token accepted last, or null. */
+    OpenIdConnect.Identity identity() {
+        return openId.identity();
+    }
+
     /** A relaunch: drop every object, build them again from the store on storage_dir. */
     void restart() throws Exception {
         LOG.info("restart: rebuilding the transport, the store and the Credential");
         transport.shutdown();
         flow = null;
+        nonce = null;
         start();
     }
 

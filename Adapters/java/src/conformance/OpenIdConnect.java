@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
 import java.util.logging.Handler;
+import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
@@ -97,10 +98,11 @@ final class OpenIdConnect {
         } catch (IOException | IllegalArgumentException unreadable) {
             throw refused("IdToken.parse refused it: " + unreadable, unreadable.getClass().getName());
         }
-        String why;
+        // An exception out of verify (a NullPointerException for a token without exp or iat) is
+        // not a refusal the library documents: it goes on to ErrorClassifier as "unexpected".
         try (LoggedReason logged = new LoggedReason()) {
             if (!verifier.verify(idToken)) {
-                why = logged.reason != null ? logged.reason : failedPayloadCheck(idToken);
+                String why = logged.reason != null ? logged.reason : failedPayloadCheck(idToken);
                 throw refused("IdTokenVerifier.verify returned false: " + why, IdTokenVerifier.class.getName());
             }
         }
@@ -134,8 +136,13 @@ final class OpenIdConnect {
         return "no reason given";
     }
 
+    /**
+     * The accepted token's user. IdTokenVerifier does not require sub: a token without one is
+     * accepted, and names nobody the protocol's identity can report (it needs iss and sub), so the
+     * application then holds no identity.
+     */
     void signedIn(Identity accepted) {
-        identity = accepted;
+        identity = accepted.issuer() != null && accepted.subject() != null ? accepted : null;
     }
 
     Identity identity() {
@@ -194,13 +201,14 @@ final class OpenIdConnect {
 
         @Override
         public void publish(LogRecord record) {
-            if (reason == null && record.getLongThreadID() == thread && record.getThrown() != null) {
+            // verify's own SEVERE record; the key loader's WARNING before it carries only the cause.
+            if (record.getLevel() == Level.SEVERE && record.getLongThreadID() == thread && record.getThrown() != null) {
                 Throwable thrown = record.getThrown();
                 Throwable root = thrown;
                 while (root.getCause() != null && root.getCause() != root) {
                     root = root.getCause();
                 }
-                reason = thrown.getMessage() + (root != thrown ? " (" + root + ")" : "");
+                reason = thrown.getMessage() + (root == thrown ? "" : " (" + root.toString().lines().findFirst().orElse("") + ")");
             }
         }
 
