@@ -161,5 +161,23 @@ public struct BehaviourFamily: Sendable, Hashable, Identifiable {
             patterns: ["security/authorization-*"],
             timelinesVaryBetweenRuns: true
         ),
+        BehaviourFamily(
+            id: "id-token-validation",
+            title: "ID token validation",
+            summary:
+                "Sends a fresh nonce, trusts only a discovery document for its own issuer, and refuses an ID token with a wrong or missing claim, another key's signature, alg none or a confused algorithm, using nothing of that response.",
+            patterns: ["oidc/sign-in-*", "oidc/nonce-*", "oidc/id-token-*", "oidc/discovery-*"],
+            timelinesVaryBetweenRuns: true
+        ),
+        BehaviourFamily(
+            id: "oidc-keys-and-sessions",
+            title: "OIDC keys and sessions",
+            summary:
+                "Caches the provider's JWKS, fetches it again once for a new key and no more for unknown ones, and never lets a refresh or a userinfo answer switch the signed-in user.",
+            patterns: [
+                "oidc/kid-*", "oidc/signing-key-*", "oidc/jwks-*", "oidc/unknown-key-*", "oidc/userinfo-*", "oidc/refresh-*",
+            ],
+            timelinesVaryBetweenRuns: true
+        ),
     ]
 }
