@@ -6,6 +6,10 @@
 # less. Targets (issue 3): provider ≥ 50% of nginx's rate, p99 < 5 ms at 50
 # connections on a 2-core machine.
 #
+# OpenID Connect: a second provider (Benchmarks/es256-id-tokens.yaml) signs an ES256 ID token into
+# every token response of a sign-in; wrk refreshes that sign-in's grant, so each answer costs one
+# P-256 signature, and nginx serves one such answer, ID token included, as static JSON beside it.
+#
 # A third server runs beside them: `nio-floor` (Benchmarks/NIOFloor), SwiftNIO with the
 # provider's pipeline answering the same bytes and doing nothing else. Its rate is the most a
 # NIO-based provider could reach here; the provider's distance from it is its own work.
@@ -47,9 +51,10 @@ rm -f "$build_log"
 conformance=".build-release/release/conformance"
 
 work=$(mktemp -d)
-provider_pid="" baseline_pid="" nginx_pid="" floor_pid=""
+provider_pid="" baseline_pid="" nginx_pid="" floor_pid="" oidc_pid=""
 cleanup() {
   [ -n "$provider_pid" ] && kill "$provider_pid" 2>/dev/null || true
+  [ -n "$oidc_pid" ] && kill "$oidc_pid" 2>/dev/null || true
   [ -n "$baseline_pid" ] && kill "$baseline_pid" 2>/dev/null || true
   [ -n "$floor_pid" ] && kill "$floor_pid" 2>/dev/null || true
   [ -n "$nginx_pid" ] && kill "$nginx_pid" 2>/dev/null || true
@@ -63,12 +68,14 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 # served_port and served_pid.
 serve() {
   served_port=$(free_port)
-  "$1" serve --port "$served_port" --journal-capacity 10000 >"$work/$2.log" 2>&1 &
+  "$1" serve --port "$served_port" --journal-capacity 10000 --token-capacity 1000000 "${@:3}" >"$work/$2.log" 2>&1 &
   served_pid=$!
   for _ in $(seq 50); do curl -sf "http://127.0.0.1:$served_port/.well-known/oauth-authorization-server" >/dev/null && break; sleep 0.1; done
 }
 serve "$conformance" provider
 provider_port=$served_port provider_pid=$served_pid
+serve "$conformance" oidc --scenario Benchmarks/es256-id-tokens.yaml
+oidc_port=$served_port oidc_pid=$served_pid
 if [ -n "${BASELINE:-}" ]; then
   serve "$BASELINE" baseline
   baseline_port=$served_port baseline_pid=$served_pid
@@ -82,6 +89,20 @@ fresh_access_token() {
   curl -sf -u conformance-client:conformance-secret -d grant_type=client_credentials "http://127.0.0.1:$1/token" \
     | python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])'
 }
+
+# A sign-in's refresh token at the OpenID Connect provider: the authorization request with scope
+# openid (the provider's user consents at once), then the code's redemption.
+fresh_openid_refresh_token() {
+  local location code
+  location=$(curl -sf -o /dev/null -w '%{redirect_url}' \
+    "http://127.0.0.1:$1/authorize?response_type=code&client_id=conformance-client&redirect_uri=http://127.0.0.1/callback&scope=openid&nonce=benchmark&state=benchmark")
+  code=$(python3 -c 'import sys, urllib.parse as u; print(u.parse_qs(u.urlparse(sys.argv[1]).query)["code"][0])' "$location")
+  curl -sf -u conformance-client:conformance-secret \
+    -d "grant_type=authorization_code&code=$code&redirect_uri=http://127.0.0.1/callback" "http://127.0.0.1:$1/token" \
+    | python3 -c 'import json,sys; print(json.load(sys.stdin)["refresh_token"])'
+}
+id_token_json=$(curl -sf -u conformance-client:conformance-secret \
+  -d "grant_type=refresh_token&refresh_token=$(fresh_openid_refresh_token "$oidc_port")" "http://127.0.0.1:$oidc_port/token")
 
 # nginx answering every request to /token with the same JSON the provider sends.
 nginx_port=$(free_port)
@@ -98,6 +119,7 @@ http {
   server {
     listen 127.0.0.1:$nginx_port;
     location / { default_type application/json; return 200 '$token_json'; }
+    location /id-token { default_type application/json; return 200 '$id_token_json'; }
   }
 }
 CONF
@@ -118,6 +140,17 @@ wrk.body = "grant_type=client_credentials"
 wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
 wrk.headers["Authorization"] = "Basic $basic"
 LUA
+
+# A refresh of the sign-in's grant: set per round, since a round issues more tokens than the
+# ledger would otherwise keep.
+refresh_script() {
+  cat >"$work/refresh.lua" <<LUA
+wrk.method = "POST"
+wrk.body = "grant_type=refresh_token&refresh_token=$1"
+wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
+wrk.headers["Authorization"] = "Basic $basic"
+LUA
+}
 
 # CPU clock ticks (user + system) the processes given by id have used so far.
 cpu_ticks() {
@@ -156,6 +189,9 @@ for round in $(seq "$rounds"); do
   echo "  floor    $(measure "$floor_pid" -s "$work/token.lua" "http://127.0.0.1:$floor_port/token" | tee -a "$results.floor")"
   echo "  token    $(measure "$provider_pid" -s "$work/token.lua" "http://127.0.0.1:$provider_port/token" | tee -a "$results.token")"
   echo "  resource $(measure "$provider_pid" -H "Authorization: Bearer $(fresh_access_token "$provider_port")" "http://127.0.0.1:$provider_port/resource" | tee -a "$results.resource")"
+  echo "  nginx, ID token JSON $(measure "$nginx_workers" "http://127.0.0.1:$nginx_port/id-token" | tee -a "$results.nginx-id")"
+  refresh_script "$(fresh_openid_refresh_token "$oidc_port")"
+  echo "  ES256 ID tokens      $(measure "$oidc_pid" -s "$work/refresh.lua" "http://127.0.0.1:$oidc_port/token" | tee -a "$results.id-token")"
   if [ -n "$baseline_pid" ]; then
     echo "  baseline token    $(measure "$baseline_pid" -s "$work/token.lua" "http://127.0.0.1:$baseline_port/token" | tee -a "$results.baseline-token")"
     echo "  baseline resource $(measure "$baseline_pid" -H "Authorization: Bearer $(fresh_access_token "$baseline_port")" "http://127.0.0.1:$baseline_port/resource" | tee -a "$results.baseline-resource")"
@@ -170,16 +206,20 @@ labels = {
     "nginx": "nginx, static token JSON", "floor": "NIO floor, same JSON",
     "token": "provider, POST /token", "resource": "provider, GET /resource",
     "baseline-token": "baseline, POST /token", "baseline-resource": "baseline, GET /resource",
+    "nginx-id": "nginx, static JSON with ID token", "id-token": "provider, refresh + ES256 ID token",
 }
 names = [name for name in labels if os.path.exists(f"{base}.{name}")]
 rows = {name: [list(map(float, line.split())) for line in open(f"{base}.{name}")] for name in names}
 def median(name, column): return statistics.median(row[column] for row in rows[name])
-def ratio(name): return statistics.median(row[0] / n[0] for row, n in zip(rows[name], rows["nginx"]))
+# The ID token run is set against nginx serving the same answer, ID token included.
+def ratio(name):
+    against = rows["nginx-id" if name == "id-token" else "nginx"]
+    return statistics.median(row[0] / n[0] for row, n in zip(rows[name], against))
 print()
 print(f"{'median of ' + str(len(rows['nginx'])) + ' rounds':34} {'requests/s':>12} {'p99 ms':>10} {'non-2xx':>8} {'vs nginx':>14} {'server µs/request':>18}")
 for name in names:
     label = labels[name]
-    share = 1.0 if name == "nginx" else ratio(name)
+    share = 1.0 if name in ("nginx", "nginx-id") else ratio(name)
     errors = sum(int(row[2]) for row in rows[name])
     print(f"{label:34} {median(name, 0):12.0f} {median(name, 1):10.2f} {errors:8d} {share:14.2f} {median(name, 3):18.1f}")
     if errors:
