@@ -43,6 +43,12 @@ type identity struct {
 // every later JWKS fetch ("behavior is undefined once the Provider's context is canceled"), so
 // it is not the message's but one that lives with the client, carrying the application's
 // *http.Client (ca_file, timeouts) as go-oidc's ClientContext documents.
+//
+// The key set reads the real clock (NewProvider gives it time.Now; Config.Now reaches only
+// Verify's exp and nbf): cached keys are tried first whatever their age, and a token none of them
+// verifies causes a refetch once the cache is within 30 s of its expiry, the fetch's real instant
+// plus any Cache-Control max-age. The provider sends none, so that is every such token; a max-age
+// would age on the real clock, unmoved by the scenario's advance steps.
 func (c *client) discovered() (*oidc.Provider, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

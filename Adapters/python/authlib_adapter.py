@@ -13,7 +13,7 @@ import os
 import secrets
 
 import authlib
-from authlib.integrations.base_client import BaseApp, FrameworkIntegration, OAuth2Mixin, OpenIDMixin
+from authlib.integrations.base_client import BaseApp, FrameworkIntegration, MismatchingStateError, OAuth2Mixin, OpenIDMixin
 from authlib.integrations.requests_client import OAuth2Session
 from authlib.oidc.core import UserInfo
 from requests.exceptions import HTTPError, JSONDecodeError
@@ -104,7 +104,11 @@ class AuthlibAdapter(SessionAdapter):
         return self.sign_in["url"]
 
     def complete_sign_in(self, redirect_url):
-        pending = self.sign_in
+        # One redirect per request, and none without one: the integrations read the request's
+        # data back by its state, clear it, and raise MismatchingStateError when there is none.
+        pending, self.sign_in = self.sign_in, None
+        if pending is None:
+            raise MismatchingStateError()
         held = self.session.token
         token = self.session.fetch_token(
             self.openid.load_server_metadata()["token_endpoint"],

@@ -25,8 +25,9 @@ class ClientError(Exception):
     """An error the client surfaced to the application, as the protocol reports it.
 
     category: authorization_required, invalid_client, oauth_error, transient, protocol, tls,
-    id_token, userinfo, unsupported or unexpected; oauth_error: the RFC 6749 §5.2 code as the library surfaced it (an
-    attribute of its exception), never one the adapter dug out of the response itself.
+    id_token, userinfo, unsupported or unexpected; oauth_error: the RFC 6749 §5.2 code as the
+    library surfaced it (an attribute of its exception), never one the adapter dug out of the
+    response itself.
     """
 
     def __init__(self, category, message, oauth_error=None, type_name=None):
