@@ -279,6 +279,86 @@ struct BuiltInSuiteTests {
             defect: "missing-expiry-means-expired",
             brokenExpectation: "number of token requests (grant refresh_token) is exactly 0"
         ),
+        Proof(
+            scenario: "oidc/id-token-signed-by-another-key-refused/rs256",
+            defect: "id-token-signature-unchecked",
+            brokenExpectation: "step 1 (sign_in) outcome"
+        ),
+        Proof(
+            scenario: "oidc/id-token-signed-by-another-key-refused/es256",
+            defect: "id-token-signature-unchecked",
+            brokenExpectation: "no requests (presenting access_token#1)"
+        ),
+        Proof(
+            scenario: "oidc/id-token-unsigned-refused",
+            defect: "id-token-alg-none",
+            brokenExpectation: "step 1 (sign_in) outcome"
+        ),
+        Proof(
+            scenario: "oidc/id-token-algorithm-confusion-refused",
+            defect: "id-token-algorithm-confusion",
+            brokenExpectation: "step 1 (sign_in) outcome"
+        ),
+        Proof(
+            scenario: "oidc/id-token-nonce-mismatch-refused",
+            defect: "id-token-ignores-nonce",
+            brokenExpectation: "no requests (presenting access_token#1)"
+        ),
+        Proof(
+            scenario: "oidc/id-token-audience-mismatch-refused",
+            defect: "id-token-ignores-aud",
+            brokenExpectation: "step 1 (sign_in) outcome"
+        ),
+        Proof(
+            scenario: "oidc/id-token-authorized-party-mismatch-refused",
+            defect: "id-token-ignores-azp",
+            brokenExpectation: "step 1 (sign_in) outcome"
+        ),
+        Proof(
+            scenario: "oidc/id-token-expired-refused",
+            defect: "id-token-ignores-exp",
+            brokenExpectation: "step 1 (sign_in) outcome"
+        ),
+        Proof(
+            scenario: "oidc/id-token-missing-claim-refused/iat",
+            defect: "id-token-ignores-iat",
+            brokenExpectation: "step 1 (sign_in) outcome"
+        ),
+        Proof(
+            scenario: "oidc/id-token-access-token-hash-mismatch-refused",
+            defect: "id-token-ignores-at-hash",
+            brokenExpectation: "step 1 (sign_in) outcome"
+        ),
+        Proof(
+            scenario: "oidc/signing-key-rotation-followed",
+            defect: "jwks-never-refetched",
+            brokenExpectation: "step 2 (sign_in) outcome"
+        ),
+        Proof(
+            scenario: "oidc/jwks-cached-across-sign-ins",
+            defect: "jwks-fetched-every-token",
+            brokenExpectation: "number of jwks requests is exactly 1"
+        ),
+        Proof(
+            scenario: "oidc/refresh-id-token-for-another-user-refused",
+            defect: "refresh-accepts-changed-sub",
+            brokenExpectation: "the signed-in user is never anyone but the one of the first sign-in"
+        ),
+        Proof(
+            scenario: "oidc/refresh-id-token-for-another-user-refused",
+            defect: "refresh-accepts-changed-sub",
+            brokenExpectation: "no requests (presenting access_token#2)"
+        ),
+        Proof(
+            scenario: "oidc/userinfo-subject-mismatch-refused",
+            defect: "userinfo-sub-unchecked",
+            brokenExpectation: "step 2 (userinfo) outcome"
+        ),
+        Proof(
+            scenario: "oidc/nonce-fresh-and-unguessable",
+            defect: "predictable-nonce",
+            brokenExpectation: "every authorize request has a nonce of its own"
+        ),
     ]
 
     @Test("the reference client passes every built-in scenario")

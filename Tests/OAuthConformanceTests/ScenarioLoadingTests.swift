@@ -79,13 +79,13 @@ struct ScenarioLoadingTests {
         let rendered = diagnostics.map(\.description)
         #expect(
             rendered.contains(
-                "broken.yaml:3:1: error: unknown key 'titel' in a scenario; did you mean 'title'? (allowed: conformance, id, title, description, area, level, spec, tags, requires, matrix, provider, steps, expect)"
+                "broken.yaml:3:1: error: unknown key 'titel' in a scenario; did you mean 'title'? (allowed: conformance, id, title, description, area, level, spec, oidf, tags, requires, matrix, provider, steps, expect)"
             )
         )
         #expect(rendered.contains("broken.yaml:1:1: error: a scenario is missing 'title'"))
         #expect(
             rendered.contains(
-                "broken.yaml:4:7: error: 'refrsh' is not a valid area; did you mean 'refresh'? (allowed: refresh, retry, errors, concurrency, security, tls)"
+                "broken.yaml:4:7: error: 'refrsh' is not a valid area; did you mean 'refresh'? (allowed: refresh, retry, errors, concurrency, security, tls, oidc)"
             )
         )
         #expect(
@@ -142,7 +142,7 @@ struct ScenarioLoadingTests {
         #expect(
             diagnostics.map(\.description) == [
                 "broken.yaml:7:24: error: a step has login, advance; give only one of them",
-                "broken.yaml:8:5: error: a step needs one of login, authorize, request, restart, concurrently, advance, advance_to, wait, revoke",
+                "broken.yaml:8:5: error: a step needs one of login, authorize, sign_in, userinfo, request, restart, concurrently, advance, advance_to, wait, revoke",
                 "broken.yaml:10:29: error: an expectation has every_step, never; give only one of them",
             ]
         )

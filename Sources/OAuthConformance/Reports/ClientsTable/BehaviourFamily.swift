@@ -175,7 +175,8 @@ public struct BehaviourFamily: Sendable, Hashable, Identifiable {
             summary:
                 "Caches the provider's JWKS, fetches it again once for a new key and no more for unknown ones, and never lets a refresh or a userinfo answer switch the signed-in user.",
             patterns: [
-                "oidc/kid-*", "oidc/signing-key-*", "oidc/jwks-*", "oidc/unknown-key-*", "oidc/userinfo-*", "oidc/refresh-*",
+                "oidc/kid-*", "oidc/signing-key-*", "oidc/jwks-*", "oidc/unknown-key-*", "oidc/userinfo-*",
+                "oidc/refresh-*",
             ],
             timelinesVaryBetweenRuns: true
         ),
