@@ -18,7 +18,7 @@ import (
 
 const (
 	libraryName    = "golang.org/x/oauth2"
-	libraryVersion = "0.3.0" // the Debian package this is built against (install.sh checks it)
+	libraryVersion = "0.3.0 (go-oidc 2.1.0)" // the Debian packages this is built against (install.sh checks both)
 	// OpenID Connect is github.com/coreos/go-oidc 2.1.0 on top of it (openid.go).
 	// messageBudget bounds everything one message does; below the profile's 15 s operation timeout.
 	messageBudget = 13 * time.Second
