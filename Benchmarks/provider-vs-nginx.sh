@@ -51,10 +51,11 @@ rm -f "$build_log"
 conformance=".build-release/release/conformance"
 
 work=$(mktemp -d)
-provider_pid="" baseline_pid="" nginx_pid="" floor_pid="" oidc_pid=""
+provider_pid="" baseline_pid="" nginx_pid="" floor_pid="" oidc_pid="" baseline_oidc_pid=""
 cleanup() {
   [ -n "$provider_pid" ] && kill "$provider_pid" 2>/dev/null || true
   [ -n "$oidc_pid" ] && kill "$oidc_pid" 2>/dev/null || true
+  [ -n "$baseline_oidc_pid" ] && kill "$baseline_oidc_pid" 2>/dev/null || true
   [ -n "$baseline_pid" ] && kill "$baseline_pid" 2>/dev/null || true
   [ -n "$floor_pid" ] && kill "$floor_pid" 2>/dev/null || true
   [ -n "$nginx_pid" ] && kill "$nginx_pid" 2>/dev/null || true
@@ -79,6 +80,8 @@ oidc_port=$served_port oidc_pid=$served_pid
 if [ -n "${BASELINE:-}" ]; then
   serve "$BASELINE" baseline
   baseline_port=$served_port baseline_pid=$served_pid
+  serve "$BASELINE" baseline-oidc --scenario Benchmarks/es256-id-tokens.yaml
+  baseline_oidc_port=$served_port baseline_oidc_pid=$served_pid
 fi
 
 basic=$(printf 'conformance-client:conformance-secret' | base64)
@@ -195,6 +198,8 @@ for round in $(seq "$rounds"); do
   if [ -n "$baseline_pid" ]; then
     echo "  baseline token    $(measure "$baseline_pid" -s "$work/token.lua" "http://127.0.0.1:$baseline_port/token" | tee -a "$results.baseline-token")"
     echo "  baseline resource $(measure "$baseline_pid" -H "Authorization: Bearer $(fresh_access_token "$baseline_port")" "http://127.0.0.1:$baseline_port/resource" | tee -a "$results.baseline-resource")"
+    refresh_script "$(fresh_openid_refresh_token "$baseline_oidc_port")"
+    echo "  baseline ES256 ID tokens $(measure "$baseline_oidc_pid" -s "$work/refresh.lua" "http://127.0.0.1:$baseline_oidc_port/token" | tee -a "$results.baseline-id-token")"
   fi
 done
 
@@ -207,13 +212,14 @@ labels = {
     "token": "provider, POST /token", "resource": "provider, GET /resource",
     "baseline-token": "baseline, POST /token", "baseline-resource": "baseline, GET /resource",
     "nginx-id": "nginx, static JSON with ID token", "id-token": "provider, refresh + ES256 ID token",
+    "baseline-id-token": "baseline, refresh + ES256 ID token",
 }
 names = [name for name in labels if os.path.exists(f"{base}.{name}")]
 rows = {name: [list(map(float, line.split())) for line in open(f"{base}.{name}")] for name in names}
 def median(name, column): return statistics.median(row[column] for row in rows[name])
 # The ID token run is set against nginx serving the same answer, ID token included.
 def ratio(name):
-    against = rows["nginx-id" if name == "id-token" else "nginx"]
+    against = rows["nginx-id" if name.endswith("id-token") else "nginx"]
     return statistics.median(row[0] / n[0] for row, n in zip(rows[name], against))
 print()
 print(f"{'median of ' + str(len(rows['nginx'])) + ' rounds':34} {'requests/s':>12} {'p99 ms':>10} {'non-2xx':>8} {'vs nginx':>14} {'server µs/request':>18}")

@@ -62,7 +62,8 @@ final class IDTokenLedger: Sendable {
     }
 
     /// The ID tokens remembered, oldest first.
-    var issued: [IssuedIDToken] { state.withLock { Array($0.issued) } }
+    /// In ordinal order: tokens are built outside the lock, so two may be recorded out of order.
+    var issued: [IssuedIDToken] { state.withLock { Array($0.issued) }.sorted { $0.ordinal < $1.ordinal } }
 
     /// How many ID tokens were ever issued, forgotten ones included.
     var count: Int { state.withLock { $0.count } }
@@ -81,15 +82,19 @@ final class IDTokenLedger: Sendable {
         state.withLock { $0.sessions[family] }
     }
 
-    /// Issues the next ID token: `make` gets its ordinal and builds it, under the lock, so the
-    /// ordinal, any key rotation that depends on it and the record agree.
+    /// Issues the next ID token: `make` gets its ordinal, which decides any key rotation that
+    /// depends on it, and builds it. The signing happens outside the lock, so concurrent token
+    /// responses on the event loops do not queue behind one another's signatures.
     func record(_ make: (_ ordinal: Int) -> IssuedIDToken) -> IssuedIDToken {
-        state.withLock { state in
+        let ordinal = state.withLock { state in
             state.count += 1
-            let token = make(state.count)
+            return state.count
+        }
+        let token = make(ordinal)
+        state.withLock { state in
             state.issued.append(token)
             if state.issued.count > capacity { state.issued.removeFirst() }
-            return token
         }
+        return token
     }
 }
