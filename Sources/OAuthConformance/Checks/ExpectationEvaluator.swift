@@ -322,7 +322,7 @@ public struct ExpectationEvaluator: Sendable {
         else {
             return result(false, "a signed-in user after the sign-in", "the client never reported a signed-in user", [])
         }
-        let first0 = transcript.steps[firstIndex]
+        let firstRecord = transcript.steps[firstIndex]
         let later = transcript.steps[firstIndex...]
         let departures = later.filter { record in
             guard let identity = record.identity else { return !allowingSignOut }
@@ -330,7 +330,7 @@ public struct ExpectationEvaluator: Sendable {
         }
         let observed =
             departures.isEmpty
-            ? "\(first) after every step from step \(first0.number) on"
+            ? "\(first) after every step from step \(firstRecord.number) on"
                 + (allowingSignOut && later.contains { $0.identity == nil } ? " that left someone signed in" : "")
             : departures.map {
                 "after step \($0.number) (\($0.step.action.text)): \($0.identity.map(\.description) ?? "nobody")"
@@ -338,7 +338,8 @@ public struct ExpectationEvaluator: Sendable {
             .joined(separator: "; ")
         return result(
             departures.isEmpty,
-            "\(first) (from step \(first0.number))" + (allowingSignOut ? " or nobody" : ", after every later step"),
+            "\(first) (from step \(firstRecord.number))"
+                + (allowingSignOut ? " or nobody" : ", after every later step"),
             observed,
             departures.flatMap { $0.journalSequences.map(Array.init) ?? [] }
         )
