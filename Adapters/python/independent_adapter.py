@@ -5,7 +5,8 @@ Two configurations of the same client, chosen with --mode (the profiles pass it)
   proactive  renews inside a 300-second window (half the lifetime for short tokens), and on a 401.
 The client reads time.time(), so the profiles run it under libfaketime. The adapter only relays:
 the category, code and message of an error are the ones the client raised, and the tokens are
-persisted by the client itself (its TokenStore, in storage_dir), never by the adapter.
+persisted by the client itself (its TokenStore, in storage_dir), never by the adapter; so is the
+signed-in user, whom `identity` reports from the client.
 """
 
 import argparse
@@ -16,7 +17,7 @@ from oauth_adapter import Adapter, ClientError, serve, type_name
 
 PROACTIVE_WINDOW = 300.0  # seconds; the proactive profile declares refresh_window: 300s
 
-BASE_CAPABILITIES = ["refresh_on_401", "authorization_code", "restart", "custom_ca", "concurrency"]
+BASE_CAPABILITIES = ["refresh_on_401", "authorization_code", "restart", "custom_ca", "concurrency", "openid"]
 
 
 class IndependentAdapter(Adapter):
@@ -44,6 +45,8 @@ class IndependentAdapter(Adapter):
             password=environment.get("password"),
             ca_file=environment.get("ca_file"),
             refresh_window=PROACTIVE_WINDOW if self.mode == "proactive" else None,
+            openid_configuration_url=environment.get("openid_configuration_url"),
+            id_token_signing_alg=environment.get("id_token_signing_alg") or "RS256",
         ))
 
     def login(self, grant):
@@ -54,6 +57,18 @@ class IndependentAdapter(Adapter):
 
     def complete_authorization(self, redirect_url):
         self.client.complete_authorization(redirect_url)
+
+    def sign_in_url(self):
+        return self.client.sign_in_url()
+
+    def complete_sign_in(self, redirect_url):
+        self.client.complete_sign_in(redirect_url)
+
+    def userinfo(self):
+        return self.client.userinfo()
+
+    def identity(self):
+        return self.client.identity() if self.client is not None else None
 
     def request(self, method, url, headers, body):
         return self.client.request(method, url, headers, body)

@@ -1,4 +1,5 @@
-"""A small OAuth 2.0 client written from the RFCs (6749, 6750, 7636, 9207, 9700) on `requests` alone.
+"""A small OAuth 2.0 client written from the RFCs (6749, 6750, 7636, 9207, 9700) on `requests`,
+with an OpenID Connect relying party (Core 1.0, Discovery 1.0) whose JWS checks are PyJWT's.
 
 It exists to be a second conforming client, designed apart from the bundled Swift reference
 client, so that a scenario only one design passes shows up as a defective scenario. Where the
@@ -16,6 +17,11 @@ specifications leave the choice to the client it deliberately chooses otherwise:
   ``Retry-After``: then it does not retry, and sends no token request before the instant named.
 * Only a ``Bearer`` challenge with ``error="invalid_token"`` is taken as "a new token may help".
 * A second 401 after the one refresh-and-replay is handed to the application as a response.
+* OpenID Connect: the JWKS is fetched again for a key the cache lacks at most once per ID token
+  (never for a token whose validation already fetched it), with no time-based rate limit; a 30 s
+  clock skew for exp and iat; every audience besides this client is untrusted; a refreshed ID
+  token must keep iss, sub and aud (Core §12.2), else the refresh is refused and none of its
+  tokens is kept.
 
 Time is ``time.time()`` throughout (libfaketime steers it under the harness). Each class below has
 one responsibility; ``IndependentClient`` only wires them together.
@@ -41,6 +47,7 @@ import time
 import urllib.parse
 from typing import Callable, Optional
 
+import jwt
 import requests
 from requests.adapters import HTTPAdapter
 
@@ -56,6 +63,8 @@ TRANSIENT = "transient"
 PROTOCOL = "protocol"
 TLS = "tls"
 UNSUPPORTED = "unsupported"
+ID_TOKEN = "id_token"
+USERINFO = "userinfo"
 
 
 class ClientFailure(Exception):
@@ -94,6 +103,8 @@ class ClientConfig:
     ca_file: Optional[str] = None
     # None: no proactive refresh at all (reactive only). A number: seconds before expiry.
     refresh_window: Optional[float] = None
+    openid_configuration_url: Optional[str] = None
+    id_token_signing_alg: str = "RS256"  # the registered id_token_signed_response_alg
     connect_timeout: float = 5.0
     read_timeout: float = 10.0
 
@@ -107,6 +118,10 @@ class TokenSet:
     received_at: float
     # The grant that started this session; a client_credentials session renews by asking again.
     grant: str
+    # The signed-in user ({iss, sub, aud} of the ID token accepted last), persisted with the tokens.
+    identity: Optional[dict] = None
+    # The raw ID token of the response these tokens came in, until it is validated; never persisted.
+    id_token: Optional[str] = dataclasses.field(default=None, repr=False)
 
     @property
     def lifetime(self) -> Optional[float]:
@@ -116,13 +131,16 @@ class TokenSet:
         return self.expires_at is not None and now >= self.expires_at
 
     def to_json(self) -> dict:
-        return dataclasses.asdict(self)
+        saved = dataclasses.asdict(self)
+        del saved["id_token"]
+        return saved
 
     @staticmethod
     def from_json(data: dict) -> "TokenSet":
         return TokenSet(
             access_token=data["access_token"], refresh_token=data.get("refresh_token"),
             expires_at=data.get("expires_at"), received_at=data.get("received_at", 0.0), grant=data.get("grant", "unknown"),
+            identity=data.get("identity"),
         )
 
 
@@ -249,12 +267,14 @@ class TokenResponseReader:
         if token_type.lower() != "bearer":
             raise ClientFailure(PROTOCOL, f"token_type {token_type[:40]!r} is not supported; this client uses Bearer tokens only (RFC 6749 §7.1)")
         lifetime = self.lifetime(members.get("expires_in"))
+        id_token = members.get("id_token")
         return TokenSet(
             access_token=access_token,
             refresh_token=self._refresh_token(members.get("refresh_token"), previous),
             expires_at=None if lifetime is None else received_at + lifetime,  # from receipt, never the server's Date
             received_at=received_at,
             grant=grant,
+            id_token=id_token if isinstance(id_token, str) and id_token else None,
         )
 
     @staticmethod
@@ -471,31 +491,35 @@ class AuthorizationFlow:
     def __init__(self, config: ClientConfig):
         self._config = config
         self._lock = threading.Lock()
-        self._pending: Optional[tuple] = None  # (state, code_verifier)
+        self._pending: Optional[tuple] = None  # (state, code_verifier, nonce or None)
 
-    def start(self) -> str:
+    def start(self, endpoint: Optional[str] = None, nonce: Optional[str] = None) -> str:
+        """The authorization request's URL; with a nonce, an OpenID Connect authentication request
+        (Core §3.1.2.1: scope openid and the nonce) at `endpoint`, the discovered one."""
         config = self._config
-        if not config.authorization_endpoint or not config.redirect_uri:
+        endpoint = endpoint or config.authorization_endpoint
+        if not endpoint or not config.redirect_uri:
             raise ClientFailure(UNSUPPORTED, "no authorization endpoint or redirect URI configured")
         state = secrets.token_urlsafe(32)
         verifier = secrets.token_urlsafe(64)  # 86 characters of the unreserved set
         challenge = _base64url(hashlib.sha256(verifier.encode("ascii")).digest())
         with self._lock:
-            self._pending = (state, verifier)
+            self._pending = (state, verifier, nonce)
+        openid = [("scope", "openid"), ("nonce", nonce)] if nonce is not None else []
         query = urllib.parse.urlencode([
             ("response_type", "code"), ("client_id", config.client_id), ("redirect_uri", config.redirect_uri),
-            ("state", state), ("code_challenge", challenge), ("code_challenge_method", "S256"),
+            *openid, ("state", state), ("code_challenge", challenge), ("code_challenge_method", "S256"),
         ], quote_via=urllib.parse.quote)
-        separator = "&" if urllib.parse.urlsplit(config.authorization_endpoint).query else "?"
-        return f"{config.authorization_endpoint}{separator}{query}"
+        separator = "&" if urllib.parse.urlsplit(endpoint).query else "?"
+        return f"{endpoint}{separator}{query}"
 
     def finish(self, redirect_url: str) -> tuple:
-        """Checks the redirect; returns (code, code_verifier) or raises."""
+        """Checks the redirect; returns (code, code_verifier, nonce or None) or raises."""
         with self._lock:
             pending, self._pending = self._pending, None
         if pending is None:
             raise ClientFailure(PROTOCOL, "an authorization response arrived, but no authorization request is pending")
-        state, verifier = pending
+        state, verifier, nonce = pending
         landed, expected = urllib.parse.urlsplit(redirect_url), urllib.parse.urlsplit(self._config.redirect_uri)
         if (landed.scheme, landed.netloc, landed.path) != (expected.scheme, expected.netloc, expected.path):
             raise ClientFailure(PROTOCOL, "the authorization response did not come to this client's redirect URI")
@@ -520,7 +544,281 @@ class AuthorizationFlow:
         code = single.get("code")
         if not code:
             raise ClientFailure(PROTOCOL, "the authorization response has neither code nor error")
-        return code, verifier
+        return code, verifier, nonce
+
+
+# ---------------------------------------------------------------------------------------------
+# OpenID Connect: discovery, the provider's keys, the ID token
+
+
+class JsonFetcher:
+    """GETs a JSON object (discovery document, JWKS): redirects never followed, the body bounded."""
+
+    LARGEST_BODY = 1 << 20
+
+    def __init__(self, config: ClientConfig, http: requests.Session):
+        self._config = config
+        self._http = http
+
+    def get(self, url: str, what: str) -> dict:
+        config = self._config
+        try:
+            response = self._http.get(
+                url, headers={"Accept": "application/json"}, allow_redirects=False,
+                verify=config.ca_file or True, timeout=(config.connect_timeout, config.read_timeout),
+            )
+        except requests.exceptions.RequestException as error:
+            raise ErrorMapper.transport(error, f"fetching the {what}") from None
+        if ErrorMapper.server_trouble(response.status_code):
+            raise ClientFailure(TRANSIENT, f"the {what} is unavailable (HTTP {response.status_code})")
+        if response.status_code != 200 or len(response.content) > self.LARGEST_BODY:
+            raise ClientFailure(PROTOCOL, f"the {what} could not be had (HTTP {response.status_code})")
+        try:
+            value = json.loads(response.content.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            value = None
+        if not isinstance(value, dict):
+            raise ClientFailure(PROTOCOL, f"the {what} is not a JSON object")
+        return value
+
+
+@dataclasses.dataclass(frozen=True)
+class ProviderMetadata:
+    issuer: str
+    authorization_endpoint: str
+    jwks_uri: Optional[str]
+    userinfo_endpoint: Optional[str]
+
+
+class Discovery:
+    """The provider's configuration (Discovery 1.0 §4), fetched once per process. A document
+    naming another issuer than the configured one is never used (§4.3): one provider could
+    otherwise speak for another. A refused document is not cached, so it is asked again."""
+
+    SUFFIX = "/.well-known/openid-configuration"
+
+    def __init__(self, config: ClientConfig, fetcher: JsonFetcher):
+        self._config = config
+        self._fetcher = fetcher
+        self._lock = threading.Lock()
+        self._metadata: Optional[ProviderMetadata] = None
+
+    def metadata(self) -> ProviderMetadata:
+        with self._lock:
+            if self._metadata is None:
+                self._metadata = self._discover()
+            return self._metadata
+
+    def _discover(self) -> ProviderMetadata:
+        url = self._config.openid_configuration_url
+        if not url:
+            raise ClientFailure(UNSUPPORTED, "no OpenID Connect discovery document is configured")
+        document = self._fetcher.get(url, "discovery document")
+        expected = self._config.issuer or (url[: -len(self.SUFFIX)] if url.endswith(self.SUFFIX) else url)
+        issuer = document.get("issuer")
+        if issuer != expected:
+            shown = repr(issuer[:100]) if isinstance(issuer, str) else "none"
+            raise ClientFailure(PROTOCOL, f"the discovery document names issuer {shown}, not {expected!r}; it is not used (OIDC Discovery §4.3)")
+        endpoint = document.get("authorization_endpoint")
+        if not isinstance(endpoint, str) or not endpoint:
+            raise ClientFailure(PROTOCOL, "the discovery document names no authorization_endpoint")
+        text = lambda name: document.get(name) if isinstance(document.get(name), str) else None  # noqa: E731
+        return ProviderMetadata(issuer, endpoint, text("jwks_uri"), text("userinfo_endpoint"))
+
+
+class KeySet:
+    """The provider's JWKS (RFC 7517), cached (OIDC Core §10.1.1). A token whose key the cache
+    lacks makes it fetch the set again, at most once per token and never when this token's
+    validation already fetched it: tokens naming unknown keys cost one fetch each, never a loop."""
+
+    # The key type (and curve) each asymmetric algorithm the client may register needs (RFC 7518 §3).
+    KEY_TYPES = {"RS256": ("RSA", None), "PS256": ("RSA", None), "ES256": ("EC", "P-256")}
+
+    def __init__(self, fetcher: JsonFetcher, jwks_uri: str):
+        self._fetcher = fetcher
+        self._jwks_uri = jwks_uri
+        self._lock = threading.Lock()
+        self._keys: Optional[list] = None  # the JWKs last fetched
+
+    def key_for(self, alg: str, kid: Optional[str]) -> jwt.PyJWK:
+        with self._lock:
+            fetched = self._keys is None
+            if fetched:
+                self._fetch()
+            key = self._select(alg, kid)
+            if key is None and not fetched:
+                self._fetch()  # perhaps the provider rotated its keys (§10.1.1)
+                key = self._select(alg, kid)
+        if key is None:
+            named = f"kid {kid[:60]!r}" if kid is not None else "no kid"
+            raise ClientFailure(ID_TOKEN, f"the provider's JWKS has no single {alg} key for the ID token's header ({named})")
+        return key
+
+    def _fetch(self) -> None:
+        keys = self._fetcher.get(self._jwks_uri, "JWKS").get("keys")
+        if not isinstance(keys, list):
+            raise ClientFailure(PROTOCOL, "the JWKS has no keys array (RFC 7517 §5)")
+        self._keys = [key for key in keys if isinstance(key, dict)]
+
+    def _select(self, alg: str, kid: Optional[str]) -> Optional[jwt.PyJWK]:
+        kty, crv = self.KEY_TYPES[alg]
+        candidates = []
+        for jwk in self._keys:
+            if kid is not None and jwk.get("kid") != kid:
+                continue
+            if jwk.get("kty") != kty or (crv and jwk.get("crv") != crv) or jwk.get("use", "sig") != "sig" or jwk.get("alg", alg) != alg:
+                continue
+            try:
+                candidates.append(jwt.PyJWK(jwk, algorithm=alg))
+            except jwt.PyJWTError:
+                continue  # a malformed key is no candidate
+        # Without kid the key must be unambiguous (§10.1): one key for the algorithm, or none.
+        return candidates[0] if len(candidates) == 1 else None
+
+
+class IdTokenValidator:
+    """OIDC Core §3.1.3.7 (and §3.1.3.8 for at_hash). PyJWT verifies the JWS with the registered
+    algorithm only, so alg none and HS256 keyed with a public key are refused; the claims are
+    checked here against the client's clock, which the harness steers."""
+
+    SKEW = 30.0  # seconds allowed between the provider's clock and this one, for exp and iat
+    REQUIRED = ["iss", "sub", "aud", "exp", "iat"]  # Core §2
+
+    def __init__(self, config: ClientConfig, issuer: str, keys: Callable[[], KeySet], clock: Callable[[], float]):
+        self._config = config
+        self._issuer = issuer
+        self._keys = keys
+        self._clock = clock
+
+    def validate(self, token: str, access_token: str, nonce: Optional[str]) -> dict:
+        """The token's claims once every check passed; `nonce` None: none was sent (a refresh)."""
+        claims = self._verified_claims(token)
+        self._check_issuer_and_audience(claims)
+        self._check_times(claims)
+        if not isinstance(claims["sub"], str) or not claims["sub"]:
+            raise ClientFailure(ID_TOKEN, "the ID token's sub is not a non-empty string (Core §2)")
+        if nonce is not None and not (isinstance(claims.get("nonce"), str) and hmac.compare_digest(claims["nonce"].encode(), nonce.encode())):
+            raise ClientFailure(ID_TOKEN, "the ID token's nonce is not the one this sign-in sent (Core §3.1.3.7 step 11)")
+        if "at_hash" in claims and claims["at_hash"] != self.access_token_hash(access_token):
+            raise ClientFailure(ID_TOKEN, "the ID token's at_hash does not match the access token (Core §3.1.3.8)")
+        return claims
+
+    def _verified_claims(self, token: str) -> dict:
+        alg = self._config.id_token_signing_alg
+        try:
+            header = jwt.get_unverified_header(token)
+        except jwt.PyJWTError as error:
+            raise ClientFailure(ID_TOKEN, f"the ID token is not a JWS: {error}") from None
+        if header.get("alg") != alg:
+            # Step 7: the registered algorithm only (RFC 8725 §2.1, §3.1: no none, no confusion).
+            raise ClientFailure(ID_TOKEN, f"the ID token is signed {str(header.get('alg'))[:20]!r}; this client registered {alg}")
+        key = self._hmac_key() if alg == "HS256" else self._keys().key_for(alg, header.get("kid"))
+        options = {"verify_aud": False, "verify_iss": False, "verify_exp": False, "verify_iat": False, "verify_nbf": False, "require": self.REQUIRED}
+        try:
+            return jwt.decode(token, key, algorithms=[alg], options=options)
+        except jwt.PyJWTError as error:
+            raise ClientFailure(ID_TOKEN, f"the ID token was refused: {type(error).__name__}: {error}") from None
+
+    def _hmac_key(self) -> bytes:
+        secret = self._config.client_secret.encode("utf-8")  # Core §10.1: the secret's UTF-8 octets
+        if len(secret) < 32:
+            raise ClientFailure(ID_TOKEN, "HS256 needs a client secret of at least 32 bytes (RFC 7518 §3.2)")
+        return secret
+
+    def _check_issuer_and_audience(self, claims: dict) -> None:
+        if claims["iss"] != self._issuer:
+            raise ClientFailure(ID_TOKEN, f"the ID token's iss {str(claims['iss'])[:100]!r} is not the discovered issuer (Core §3.1.3.7 step 2)")
+        client_id = self._config.client_id
+        audiences = claims["aud"] if isinstance(claims["aud"], list) else [claims["aud"]]
+        if client_id not in audiences:
+            raise ClientFailure(ID_TOKEN, "the ID token's aud does not contain this client's id (Core §3.1.3.7 step 3)")
+        if any(audience != client_id for audience in audiences):
+            raise ClientFailure(ID_TOKEN, "the ID token names audiences this client does not trust (Core §3.1.3.7 step 3)")
+        if len(audiences) > 1 and "azp" not in claims:
+            raise ClientFailure(ID_TOKEN, "the ID token has several audiences and no azp (Core §3.1.3.7 step 4)")
+        if "azp" in claims and claims["azp"] != client_id:
+            raise ClientFailure(ID_TOKEN, "the ID token's azp is not this client's id (Core §3.1.3.7 step 5)")
+
+    def _check_times(self, claims: dict) -> None:
+        now = self._clock()
+        exp, iat = claims["exp"], claims["iat"]
+        if not all(isinstance(value, (int, float)) and not isinstance(value, bool) for value in (exp, iat)):
+            raise ClientFailure(ID_TOKEN, "the ID token's exp or iat is not a number (Core §2)")
+        if now >= exp + self.SKEW:
+            raise ClientFailure(ID_TOKEN, f"the ID token expired {int(now - exp)} s ago (Core §3.1.3.7 step 9)")
+        if iat > now + self.SKEW:
+            raise ClientFailure(ID_TOKEN, f"the ID token's iat is {int(iat - now)} s in the future (Core §3.1.3.7 step 10)")
+
+    @staticmethod
+    def access_token_hash(access_token: str) -> str:
+        # Core §3.1.3.8: base64url of the left half of the hash the alg names (SHA-256 for all four).
+        return _base64url(hashlib.sha256(access_token.encode("ascii", "replace")).digest()[:16])
+
+
+class OpenIDRelyingParty:
+    """Decides what a token response means for the signed-in user: a sign-in's ID token is
+    required and validated (Core §3.1.3.3, §3.1.3.7); a refresh's, when present, must name the
+    same user (§12.2); a userinfo answer must be about that user (§5.3.2)."""
+
+    def __init__(self, config: ClientConfig, http: requests.Session, clock: Callable[[], float]):
+        self._config = config
+        self._clock = clock
+        self._fetcher = JsonFetcher(config, http)
+        self.discovery = Discovery(config, self._fetcher)
+        self._lock = threading.Lock()
+        self._key_set: Optional[KeySet] = None
+
+    def accept_sign_in(self, tokens: TokenSet, nonce: str) -> TokenSet:
+        if tokens.id_token is None:
+            raise ClientFailure(ID_TOKEN, "the sign-in's token response carries no id_token (Core §3.1.3.3)")
+        claims = self._validator().validate(tokens.id_token, tokens.access_token, nonce)
+        identity = {"iss": claims["iss"], "sub": claims["sub"], "aud": claims["aud"]}
+        return dataclasses.replace(tokens, identity=identity, id_token=None)
+
+    def accept_refresh(self, held: TokenSet, renewed: TokenSet) -> TokenSet:
+        """The refreshed tokens keeping the user of `held`, or a refusal of the whole response."""
+        if held.identity is None or renewed.id_token is None:
+            # Nobody signed in, or no ID token: §12.2 allows a refresh without one; the user stays.
+            return dataclasses.replace(renewed, identity=held.identity, id_token=None)
+        claims = self._validator().validate(renewed.id_token, renewed.access_token, nonce=None)
+        for name in ("iss", "sub", "aud"):
+            if claims[name] != held.identity.get(name):
+                raise ClientFailure(ID_TOKEN, f"the refreshed ID token's {name} is not the signed-in user's (Core §12.2); the refresh is refused")
+        return dataclasses.replace(renewed, identity=held.identity, id_token=None)
+
+    def userinfo_endpoint(self) -> str:
+        endpoint = self.discovery.metadata().userinfo_endpoint
+        if not endpoint:
+            raise ClientFailure(UNSUPPORTED, "the provider's discovery document names no userinfo_endpoint")
+        return endpoint
+
+    @staticmethod
+    def userinfo_claims(identity: dict, response: requests.Response) -> dict:
+        status = response.status_code
+        if status != 200:
+            category = TRANSIENT if ErrorMapper.server_trouble(status) else AUTHORIZATION_REQUIRED if status == 401 else USERINFO
+            raise ClientFailure(category, f"the userinfo endpoint answered HTTP {status}")
+        try:
+            claims = response.json()
+        except ValueError:
+            claims = None
+        if not isinstance(claims, dict):
+            raise ClientFailure(USERINFO, "the userinfo response is not a JSON object (Core §5.3.2)")
+        if claims.get("sub") != identity["sub"]:
+            raise ClientFailure(USERINFO, "the userinfo response is about another user than the ID token's sub; not used (Core §5.3.2)")
+        return claims
+
+    def _validator(self) -> IdTokenValidator:
+        return IdTokenValidator(self._config, self.discovery.metadata().issuer, self._keys, self._clock)
+
+    def _keys(self) -> KeySet:
+        with self._lock:
+            if self._key_set is None:
+                jwks_uri = self.discovery.metadata().jwks_uri
+                if not jwks_uri:
+                    raise ClientFailure(ID_TOKEN, "the discovery document names no jwks_uri: the ID token cannot be verified")
+                self._key_set = KeySet(self._fetcher, jwks_uri)
+            return self._key_set
 
 
 # ---------------------------------------------------------------------------------------------
@@ -580,6 +878,7 @@ class IndependentClient:
         self._token_endpoint = TokenEndpoint(self._config, self._http, self._clock)
         self._refresher = SingleFlightRefresher(self._store, self._renew)
         self._authorization = AuthorizationFlow(self._config)
+        self._relying_party = OpenIDRelyingParty(self._config, self._http, self._clock)
 
     # -- application operations --
 
@@ -600,9 +899,37 @@ class IndependentClient:
         return self._authorization.start()
 
     def complete_authorization(self, redirect_url: str) -> None:
-        code, verifier = self._authorization.finish(redirect_url)
+        code, verifier, _ = self._authorization.finish(redirect_url)
         form = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", self._config.redirect_uri), ("code_verifier", verifier)]
         self._store.replace(self._token_endpoint.obtain(form, "authorization_code"))
+
+    def sign_in_url(self) -> str:
+        """An OpenID Connect authentication request (Core §3.1.2.1) at the discovered endpoint,
+        with a fresh 256-bit nonce; discovery refuses a document for another issuer first."""
+        metadata = self._relying_party.discovery.metadata()
+        return self._authorization.start(endpoint=metadata.authorization_endpoint, nonce=secrets.token_urlsafe(32))
+
+    def complete_sign_in(self, redirect_url: str) -> None:
+        code, verifier, nonce = self._authorization.finish(redirect_url)
+        if nonce is None:
+            raise ClientFailure(PROTOCOL, "this authorization response answers a plain OAuth request, not a sign-in")
+        form = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", self._config.redirect_uri), ("code_verifier", verifier)]
+        tokens = self._token_endpoint.obtain(form, "authorization_code")
+        # Stored only once its ID token passed: a refused one leaves none of its tokens behind.
+        self._store.replace(self._relying_party.accept_sign_in(tokens, nonce))
+
+    def userinfo(self) -> dict:
+        held = self._store.current()
+        if held is None or held.identity is None:
+            raise ClientFailure(AUTHORIZATION_REQUIRED, "nobody is signed in: sign in first")
+        response = self.request("GET", self._relying_party.userinfo_endpoint(), {"Accept": "application/json"})
+        return self._relying_party.userinfo_claims(held.identity, response)
+
+    def identity(self) -> Optional[dict]:
+        held = self._store.current()
+        if held is None or held.identity is None:
+            return None
+        return {"iss": held.identity["iss"], "sub": held.identity["sub"]}
 
     def request(self, method: str, url: str, headers: Optional[dict] = None, body=None) -> requests.Response:
         token = self._token_to_send()
@@ -689,6 +1016,8 @@ class IndependentClient:
             if failure.oauth_error == "invalid_grant":
                 self._store.discard()  # the grant is dead: only a new sign-in helps
             raise
+        # Core §12.2: a refreshed ID token naming another user refuses the whole response.
+        renewed = self._relying_party.accept_refresh(held, renewed)
         self._store.replace(renewed)
         return renewed
 
