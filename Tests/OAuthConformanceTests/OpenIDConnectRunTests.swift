@@ -115,6 +115,18 @@ struct OpenIDConnectRunTests {
         #expect(try await run("oidc/id-token-expired-refused", factory).verdict == .passed)
     }
 
+    @Test("succeeds_or_refuses takes a success or a refusal, and fails a crash, naming it")
+    func successOrRefusal() async throws {
+        let scenario = "oidc/kid-absent-several-keys-handled"
+        #expect(try await run(scenario, ReferenceClientFactory()).verdict == .passed)
+        let crashing = try await run(scenario, CrashingSignInFactory())
+        #expect(crashing.verdict == .failed)
+        let outcome = try #require(crashing.checks.first { $0.kind == "outcome" })
+        #expect(!outcome.passed)
+        #expect(outcome.expected.hasPrefix("success or a refusal"))
+        #expect(outcome.observed.contains("unexpected"))
+    }
+
     @Test("a client without openid skips the whole area, naming the capability")
     func withoutOpenID() async throws {
         var capabilities = ReferenceClientFactory().profile.capabilities
@@ -219,5 +231,29 @@ struct OpenIDConnectLanguageTests {
         #expect(silent.contains { $0.contains("openid needs policies.id_token_signature") })
         let listed = profile("[openid, id_token_signature]", policies: "id_token_signature: checked").diagnostics
         #expect(listed.contains { $0.description.contains("id_token_signature is declared as a policy") })
+    }
+}
+
+/// The reference client, except that completing a sign-in crashes as a library's uncaught
+/// exception would.
+private struct CrashingSignInFactory: ClientFactory {
+    let base = ReferenceClientFactory()
+    var profile: ClientProfile { base.profile }
+
+    func makeClient(for environment: ClientEnvironment) async throws -> any ClientUnderTest {
+        CrashingSignIn(base: try await base.makeClient(for: environment))
+    }
+
+    struct CrashingSignIn: ClientUnderTest {
+        let base: any ClientUnderTest
+        func login(_ grant: GrantType) async -> ClientOutcome { await base.login(grant) }
+        func request(method: String, url: String) async -> ClientOutcome {
+            await base.request(method: method, url: url)
+        }
+        func signInURL() async -> Result<String, ClientFailure> { await base.signInURL() }
+        func completeSignIn(redirectURL: String) async -> ClientOutcome {
+            .failure(ClientFailure(.unexpected, message: "KeyError: 'kid'", errorType: "KeyError"))
+        }
+        func shutdown() async { await base.shutdown() }
     }
 }

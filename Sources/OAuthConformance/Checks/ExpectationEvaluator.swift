@@ -198,6 +198,9 @@ public struct ExpectationEvaluator: Sendable {
         switch expected {
         case .succeeds:
             return (outcome.succeeded, expected.description)
+        case .succeedsOrRefuses:
+            if case .failure(let failure) = outcome { return (failure.category.isRefusal, expected.description) }
+            return (outcome.succeeded, expected.description)
         case .fails(let category, let oauthError):
             guard case .failure(let failure) = outcome else { return (false, expected.description) }
             let categoryAdmitted = category.map { failure.category == $0 } ?? failure.category.isRefusal

@@ -120,6 +120,9 @@ public enum ClientOperation: Sendable, Equatable {
 
 public enum ExpectedOutcome: Sendable, Equatable, CustomStringConvertible {
     case succeeds
+    /// Success or a refusal, both conforming: where the spec lets the client either accept or
+    /// refuse (a token without `kid` among several keys), what it must not do is crash.
+    case succeedsOrRefuses
     /// Fails with this category and, when given, this RFC 6749 §5.2 code. Without a category, any
     /// category that is a refusal (`ErrorCategory.isRefusal`): a crash or an unsupported
     /// operation is not one.
@@ -130,6 +133,8 @@ public enum ExpectedOutcome: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .succeeds:
             "success"
+        case .succeedsOrRefuses:
+            "success or a refusal (anything but an error of category unexpected or unsupported)"
         case .fails(let category, let oauthError):
             (category.map { "an error of category \($0.rawValue)" }
                 ?? "a refusal (an error of any category but unexpected or unsupported)")

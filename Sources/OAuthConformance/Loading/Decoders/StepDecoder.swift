@@ -120,15 +120,17 @@ struct StepDecoder {
         return .request(method: parts[0], path: parts[1])
     }
 
-    /// `outcome: succeeds`, `outcome: { error: authorization_required }` or
-    /// `outcome: { error: { category: oauth_error, oauth_error: invalid_scope } }`.
+    /// `outcome: succeeds`, `outcome: succeeds_or_refuses`, `outcome: { error: authorization_required }`
+    /// or `outcome: { error: { category: oauth_error, oauth_error: invalid_scope } }`.
     private func expectedOutcome(_ node: Node) -> ExpectedOutcome? {
         if case .scalar = node {
-            guard reader.string(node, "outcome") == "succeeds" else {
-                reader.error("outcome must be 'succeeds' or { error: CATEGORY }", at: node)
+            switch reader.string(node, "outcome") {
+            case "succeeds"?: return .succeeds
+            case "succeeds_or_refuses"?: return .succeedsOrRefuses
+            default:
+                reader.error("outcome must be 'succeeds', 'succeeds_or_refuses' or { error: CATEGORY }", at: node)
                 return nil
             }
-            return .succeeds
         }
         guard let outcome = reader.mapping(node, "outcome", allowedKeys: ["error"]),
             let errorNode = outcome.required("error")
