@@ -137,22 +137,21 @@ floor_port=$(free_port)
 floor_pid=$!
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$floor_port/token" >/dev/null && break; sleep 0.1; done
 
-cat >"$work/token.lua" <<LUA
+# A wrk script that POSTs this form to the token endpoint with the client's Basic credentials.
+token_request_script() {
+  cat >"$1" <<LUA
 wrk.method = "POST"
-wrk.body = "grant_type=client_credentials"
+wrk.body = "$2"
 wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
 wrk.headers["Authorization"] = "Basic $basic"
 LUA
+}
+token_request_script "$work/token.lua" "grant_type=client_credentials"
 
 # A refresh of the sign-in's grant: set per round, since a round issues more tokens than the
 # ledger would otherwise keep.
 refresh_script() {
-  cat >"$work/refresh.lua" <<LUA
-wrk.method = "POST"
-wrk.body = "grant_type=refresh_token&refresh_token=$1"
-wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
-wrk.headers["Authorization"] = "Basic $basic"
-LUA
+  token_request_script "$work/refresh.lua" "grant_type=refresh_token&refresh_token=$1"
 }
 
 # CPU clock ticks (user + system) the processes given by id have used so far.

@@ -63,35 +63,29 @@ actor OpenIDRelyingParty {
                 )
             )
         }
-        let validator: IDTokenValidator
-        switch await self.idTokenValidator() {
-        case .success(let ready): validator = ready
-        case .failure(let failure): return .failure(failure)
-        }
-        switch await validator.validate(
-            idToken,
-            accessToken: tokens.accessToken,
-            context: .authentication(nonce: nonce)
-        ) {
-        case .success(let accepted):
-            signedIn = accepted
-            return .success(())
-        case .failure(let refusal):
-            return .failure(refusal.clientFailure)
-        }
+        return await accept(idToken, accessToken: tokens.accessToken, context: .authentication(nonce: nonce))
     }
 
     /// The ID token of a refresh response, if any, must continue the sign-in (§12.2); none keeps it.
     func acceptRefresh(_ tokens: TokenSet) async -> Result<Void, ClientFailure> {
-        guard let original = signedIn, tokens.idToken != nil else { return .success(()) }
+        guard let original = signedIn, let idToken = tokens.idToken else { return .success(()) }
+        return await accept(idToken, accessToken: tokens.accessToken, context: .refresh(original: original))
+    }
+
+    /// Validates the token in its context; an accepted one becomes the signed-in user.
+    private func accept(
+        _ idToken: String,
+        accessToken: String,
+        context: IDTokenValidator.Context
+    ) async -> Result<Void, ClientFailure> {
         let validator: IDTokenValidator
         switch await self.idTokenValidator() {
         case .success(let ready): validator = ready
         case .failure(let failure): return .failure(failure)
         }
-        switch await validator.validateRefresh(tokens.idToken, accessToken: tokens.accessToken, original: original) {
-        case .success(let continued):
-            signedIn = continued
+        switch await validator.validate(idToken, accessToken: accessToken, context: context) {
+        case .success(let accepted):
+            signedIn = accepted
             return .success(())
         case .failure(let refusal):
             return .failure(refusal.clientFailure)
