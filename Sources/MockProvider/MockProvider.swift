@@ -19,6 +19,9 @@ public final class MockProvider: Sendable {
     private let jwksEndpoint: JWKSEndpoint
     private let userinfoEndpoint: UserinfoEndpoint
     private let idTokenLedger: IDTokenLedger
+    private let appServerLedger: TokenLedger
+    private let appServerTokenEndpoint: AppServerTokenEndpoint
+    private let appServerResourceEndpoint: ResourceEndpoint
     private let jitter: JitterSource
 
     private let logger: Logger?
@@ -61,19 +64,30 @@ public final class MockProvider: Sendable {
         )
         self.jwksEndpoint = JWKSEndpoint(policy: settings.idTokens, ledger: idTokenLedger)
         self.userinfoEndpoint = UserinfoEndpoint(ledger: ledger)
+        let appServerLedger = TokenLedger(policy: settings.appServerTokens, capacity: tokenCapacity, server: .appServer)
+        self.appServerLedger = appServerLedger
+        self.appServerTokenEndpoint = AppServerTokenEndpoint(
+            ledger: appServerLedger,
+            idTokens: idTokenLedger,
+            clientID: settings.client.id
+        )
+        self.appServerResourceEndpoint = ResourceEndpoint(ledger: appServerLedger)
         self.jitter = JitterSource(seed: settings.seed)
     }
 
-    /// Every token issued so far and still remembered (see `tokenCapacity`), in order.
-    public var issuedTokens: [IssuedToken] { ledger.issued }
+    /// Every token issued so far and still remembered (see `tokenCapacity`): the provider's in
+    /// order, then the app server's in order.
+    public var issuedTokens: [IssuedToken] { ledger.issued + appServerLedger.issued }
 
     /// Every ID token issued so far and still remembered, in order: `id_token#N` is the N-th.
     public var issuedIDTokens: [IssuedIDToken] { idTokenLedger.issued }
 
     public func handle(_ request: ProviderRequest) -> ProviderReply {
         let now = clock.elapsed
-        let endpoint = Endpoint(path: request.path)
-        let grant = endpoint == .token ? request.formField("grant_type").flatMap(GrantType.init(rawValue:)) : nil
+        let endpoint = Endpoint(path: request.path, listener: request.listener)
+        let grant =
+            endpoint == .token || endpoint == .appToken
+            ? request.formField("grant_type").flatMap(GrantType.init(rawValue:)) : nil
         let decision = rules.decide(endpoint: endpoint, grant: grant, at: now)
         var response = answer(request, endpoint: endpoint, action: decision?.action, at: now)
         if let skew = settings.clockSkew {
@@ -161,6 +175,8 @@ public final class MockProvider: Sendable {
             MetadataEndpoint.serveOpenIDConfiguration(issuer: issuer, idTokens: settings.idTokens)
         case .jwks: jwksEndpoint.serve(at: now)
         case .userinfo: userinfoEndpoint.serve(request, at: now)
+        case .appToken: appServerTokenEndpoint.serve(request, at: now)
+        case .appResource: appServerResourceEndpoint.serve(request, at: now)
         case nil:
             ProviderResponse(status: 404, headers: [HeaderField("Content-Type", "text/plain")], body: "not found\n")
         }
@@ -169,9 +185,11 @@ public final class MockProvider: Sendable {
     /// RFC 9207 / RFC 8414: the issuer is the primary origin.
     public var issuer: String { origins.current?.primary ?? "http://127.0.0.1" }
 
-    /// Revokes a token now, as a user signing out elsewhere would (RFC 7009 semantics).
+    /// Revokes a token now, as a user signing out elsewhere would (RFC 7009 semantics), at
+    /// whichever server issued it.
     public func revoke(token value: String) {
         ledger.revoke(value)
+        appServerLedger.revoke(value)
     }
 
     private func redirectResponse(_ request: ProviderRequest, _ redirect: Redirect) -> ProviderResponse {

@@ -17,6 +17,8 @@ public struct ProviderSettings: Sendable, Equatable {
     public var requestTimeouts: RequestTimeouts
     /// OpenID Connect: how ID tokens are signed and which keys the JWKS publishes.
     public var idTokens: IDTokenPolicy
+    /// The lifetimes of the tokens the app server on the other origin issues for an ID token.
+    public var appServerTokens: TokenPolicy
 
     public init(
         client: ClientCredentials = .init(id: "conformance-client", secret: "conformance-secret"),
@@ -28,9 +30,11 @@ public struct ProviderSettings: Sendable, Equatable {
         tls: CertificateVariant? = nil,
         clockSkew: Duration? = nil,
         requestTimeouts: RequestTimeouts = .init(),
-        idTokens: IDTokenPolicy = .init()
+        idTokens: IDTokenPolicy = .init(),
+        appServerTokens: TokenPolicy = .init()
     ) {
         self.idTokens = idTokens
+        self.appServerTokens = appServerTokens
         self.clockSkew = clockSkew
         self.requestTimeouts = requestTimeouts
         self.client = client

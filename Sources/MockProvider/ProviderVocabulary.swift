@@ -15,6 +15,12 @@ public enum Endpoint: String, Sendable, Hashable, CaseIterable {
     case jwks
     /// OpenID Connect Core §5.3.
     case userinfo
+    /// The app server's token endpoint, on the other origin: it trades an ID token from this
+    /// provider for the app's own tokens (RFC 8693 token exchange, RFC 7523 §2.1 JWT bearer grant)
+    /// and refreshes them.
+    case appToken = "app_token"
+    /// The app server's own protected resource, on the other origin; it takes the app's tokens only.
+    case appResource = "app_resource"
 
     public var path: String {
         switch self {
@@ -27,18 +33,34 @@ public enum Endpoint: String, Sendable, Hashable, CaseIterable {
         case .openIDConfiguration: "/.well-known/openid-configuration"
         case .jwks: "/jwks"
         case .userinfo: "/userinfo"
+        case .appToken: "/app/token"
+        case .appResource: "/app/resource"
         }
     }
 
-    /// The resource endpoint serves its whole subtree, so scenarios can request `/resource/items/1`.
-    init?(path: String) {
+    /// Whether the app server answers it (on the other origin) rather than the provider.
+    public var isAppServer: Bool { self == .appToken || self == .appResource }
+
+    /// The resource endpoints serve their whole subtree, so scenarios can request `/resource/items/1`.
+    public init?(path: String) {
         if path == Endpoint.resource.path || path.hasPrefix(Endpoint.resource.path + "/") {
             self = .resource
+        } else if path == Endpoint.appResource.path || path.hasPrefix(Endpoint.appResource.path + "/") {
+            self = .appResource
         } else if let exact = Endpoint.allCases.first(where: { $0.path == path }) {
             self = exact
         } else {
             return nil
         }
+    }
+
+    /// The app server lives on the other origin only; the provider's endpoints answer on both (the
+    /// other origin is where cross-origin redirects lead).
+    init?(path: String, listener: Listener) {
+        guard let endpoint = Endpoint(path: path), !endpoint.isAppServer || listener == .otherOrigin else {
+            return nil
+        }
+        self = endpoint
     }
 }
 
@@ -48,6 +70,29 @@ public enum GrantType: String, Sendable, Hashable, CaseIterable {
     case password
     case clientCredentials = "client_credentials"
     case refreshToken = "refresh_token"
+    /// RFC 8693 §2.1, at the app server only.
+    case tokenExchange = "urn:ietf:params:oauth:grant-type:token-exchange"
+    /// RFC 7523 §2.1, at the app server only.
+    case jwtBearer = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+
+    /// The grants a client obtains tokens with at the provider's token endpoint.
+    public static let providerGrants: [GrantType] = [.authorizationCode, .password, .clientCredentials, .refreshToken]
+
+    /// The scenario language's name: the wire value, or for a URN its last word with underscores
+    /// (`token_exchange`, `jwt_bearer`).
+    public var scenarioName: String {
+        switch self {
+        case .tokenExchange: "token_exchange"
+        case .jwtBearer: "jwt_bearer"
+        default: rawValue
+        }
+    }
+}
+
+/// RFC 8693 §3 token type identifiers.
+public enum TokenTypeURI {
+    public static let idToken = "urn:ietf:params:oauth:token-type:id_token"
+    public static let accessToken = "urn:ietf:params:oauth:token-type:access_token"
 }
 
 /// The error codes of RFC 6749 §5.2.

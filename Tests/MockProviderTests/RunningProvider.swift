@@ -58,6 +58,17 @@ struct RunningProvider {
         return try await send("POST", path: "/token", headers: headers, body: body)
     }
 
+    /// POSTs a form to the app server's token endpoint, on the other origin; no client authentication.
+    func appServerToken(_ form: [(String, String)]) async throws -> Answer {
+        let body = form.map { "\(formEncode($0.0))=\(formEncode($0.1))" }.joined(separator: "&")
+        return try await send(
+            "POST",
+            url: server.otherOriginURL + Endpoint.appToken.path,
+            headers: [("Content-Type", "application/x-www-form-urlencoded")],
+            body: body
+        )
+    }
+
     func passwordGrant() async throws -> Answer {
         try await token(
             [("grant_type", "password"), ("username", settings.user.username), ("password", settings.user.password)],

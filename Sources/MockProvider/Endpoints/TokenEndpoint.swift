@@ -69,6 +69,11 @@ struct TokenEndpoint: Sendable {
                 )
             }
             return success(refreshed, of: grant)
+        case .tokenExchange, .jwtBearer:
+            // The app server's grants; the provider itself exchanges nothing.
+            return .oauthError(
+                ScriptedOAuthError(code: "unsupported_grant_type", description: "unsupported grant_type \(grantValue)")
+            )
         }
     }
 
@@ -125,8 +130,13 @@ struct TokenEndpoint: Sendable {
         return answer(granted)
     }
 
-    /// RFC 6749 §5.1, with OpenID Connect Core §3.1.3.3's `id_token` when there is one.
-    private static func success(_ grant: TokenLedger.Grant, idToken: String?) -> ProviderResponse {
+    /// RFC 6749 §5.1, with OpenID Connect Core §3.1.3.3's `id_token` when there is one, and
+    /// RFC 8693 §2.2.1's `issued_token_type` for a token exchange.
+    static func success(
+        _ grant: TokenLedger.Grant,
+        idToken: String?,
+        issuedTokenType: String? = nil
+    ) -> ProviderResponse {
         var members: [(key: String, value: JSONValue)] = []
         members.reserveCapacity(5)
         members.append(("access_token", .string(grant.access.value)))
@@ -134,6 +144,7 @@ struct TokenEndpoint: Sendable {
             members.append(("expires_in", .integer(Int((expiresAt - grant.access.issuedAt).seconds.rounded()))))
         }
         if let idToken { members.append(("id_token", .string(idToken))) }
+        if let issuedTokenType { members.append(("issued_token_type", .string(issuedTokenType))) }
         if let refresh = grant.refresh { members.append(("refresh_token", .string(refresh.value))) }
         members.append(("token_type", .string("Bearer")))
         return .json(200, sortedMembers: members)

@@ -50,7 +50,8 @@ struct IDTokenIssuer: Sendable {
                 claims: .object(altered),
                 signedWith: signature.description,
                 accessToken: grant.access.value,
-                issuedAt: now
+                issuedAt: now,
+                validUntil: alteration == nil ? now + settings.idTokens.lifetime : nil
             )
         }
         return issued.value

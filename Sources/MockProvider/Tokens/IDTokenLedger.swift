@@ -14,6 +14,9 @@ public struct IssuedIDToken: Sendable, Equatable {
     /// The access token of the same token response, e.g. `at-3`.
     public var accessToken: String
     public var issuedAt: Duration
+    /// Until when a verifier that knows this provider (its issuer, keys and the client's id)
+    /// accepts it; `nil` when a rule altered it, so that no such verifier does.
+    public var validUntil: Duration?
 
     public init(
         ordinal: Int,
@@ -22,7 +25,8 @@ public struct IssuedIDToken: Sendable, Equatable {
         claims: JSONValue,
         signedWith: String,
         accessToken: String,
-        issuedAt: Duration
+        issuedAt: Duration,
+        validUntil: Duration? = nil
     ) {
         self.ordinal = ordinal
         self.value = value
@@ -31,6 +35,7 @@ public struct IssuedIDToken: Sendable, Equatable {
         self.signedWith = signedWith
         self.accessToken = accessToken
         self.issuedAt = issuedAt
+        self.validUntil = validUntil
     }
 }
 
@@ -67,6 +72,11 @@ final class IDTokenLedger: Sendable {
 
     /// How many ID tokens were ever issued, forgotten ones included.
     var count: Int { state.withLock { $0.count } }
+
+    /// The remembered ID token with this compact serialization.
+    func issued(value: String) -> IssuedIDToken? {
+        state.withLock { $0.issued.last { $0.value == value } }
+    }
 
     func beginSession(_ session: OpenIDSession, family: Int) {
         state.withLock { state in

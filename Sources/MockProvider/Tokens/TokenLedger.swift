@@ -8,7 +8,16 @@ public struct IssuedToken: Sendable, Equatable {
         case refresh = "refresh_token"
     }
 
+    /// Which server issued it, and so which accepts it.
+    public enum Server: String, Sendable {
+        case provider
+        /// The app server on the other origin (Endpoint.appToken): its own tokens, for its own resource.
+        case appServer = "app_server"
+    }
+
     public var kind: Kind
+    /// The provider's tokens are `access_token#N`; the app server's, `app_access_token#N`.
+    public var server: Server
     public var value: String
     /// 1-based among tokens of the same kind: `access_token#2` in a scenario.
     public var ordinal: Int
@@ -21,6 +30,7 @@ public struct IssuedToken: Sendable, Equatable {
 
     public init(
         kind: Kind,
+        server: Server = .provider,
         value: String,
         ordinal: Int,
         issuedAt: Duration,
@@ -29,12 +39,21 @@ public struct IssuedToken: Sendable, Equatable {
         family: Int
     ) {
         self.kind = kind
+        self.server = server
         self.value = value
         self.ordinal = ordinal
         self.issuedAt = issuedAt
         self.expiresAt = expiresAt
         self.subject = subject
         self.family = family
+    }
+
+    /// How scenarios and reports name it: `access_token#2`, `app_refresh_token#1`.
+    public var label: String { Self.labelPrefix(kind, server) + String(ordinal) }
+
+    /// `access_token#`, `app_refresh_token#`.
+    public static func labelPrefix(_ kind: Kind, _ server: Server) -> String {
+        (server == .appServer ? "app_" : "") + kind.rawValue + "#"
     }
 
     public func isExpired(at instant: Duration) -> Bool {
@@ -83,9 +102,17 @@ final class TokenLedger: Sendable {
         var nextFamily = 1
 
         var revokedTokens: Set<String> = []
+        /// The ledger's value prefixes, which tell its tokens from any other server's.
+        let accessPrefix: String
+        let refreshPrefix: String
 
         func token(_ value: String) -> IssuedToken? {
-            guard let (kind, ordinal) = TokenLedger.kindAndOrdinal(of: value),
+            guard
+                let (kind, ordinal) = TokenLedger.kindAndOrdinal(
+                    of: value,
+                    accessPrefix: accessPrefix,
+                    refreshPrefix: refreshPrefix
+                ),
                 let position = index(of: kind).position(of: ordinal)
             else { return nil }
             let token = tokens[position - forgotten]
@@ -133,13 +160,21 @@ final class TokenLedger: Sendable {
     }
 
     let capacity: Int
+    let server: IssuedToken.Server
     private let policy: TokenPolicy
-    private let state = Mutex(State())
+    private let accessPrefix: String
+    private let refreshPrefix: String
+    private let state: Mutex<State>
 
-    init(policy: TokenPolicy, capacity: Int = 100_000) {
+    init(policy: TokenPolicy, capacity: Int = 100_000, server: IssuedToken.Server = .provider) {
         precondition(capacity > 0)
         self.policy = policy
         self.capacity = capacity
+        self.server = server
+        // Distinct values, so a token presented to the wrong server is simply unknown there.
+        self.accessPrefix = server == .appServer ? "app-at-" : "at-"
+        self.refreshPrefix = server == .appServer ? "app-rt-" : "rt-"
+        self.state = Mutex(State(accessPrefix: accessPrefix, refreshPrefix: refreshPrefix))
     }
 
     /// The tokens remembered, oldest first.
@@ -248,7 +283,8 @@ final class TokenLedger: Sendable {
         let ordinal = state.index(of: kind).nextOrdinal
         let token = IssuedToken(
             kind: kind,
-            value: "\(Self.prefix(of: kind))\(ordinal)",
+            server: server,
+            value: "\(kind == .access ? accessPrefix : refreshPrefix)\(ordinal)",
             ordinal: ordinal,
             issuedAt: now,
             expiresAt: lifetime.map { now + $0 },
@@ -259,22 +295,23 @@ final class TokenLedger: Sendable {
         return token
     }
 
-    private static func prefix(of kind: IssuedToken.Kind) -> String {
-        kind == .access ? "at-" : "rt-"
-    }
-
-    /// `at-12` → (access, 12); `nil` for anything this ledger cannot have issued.
-    static func kindAndOrdinal(of value: String) -> (IssuedToken.Kind, Int)? {
+    /// `at-12` → (access, 12); `nil` for anything a ledger with these prefixes cannot have issued.
+    static func kindAndOrdinal(
+        of value: String,
+        accessPrefix: String,
+        refreshPrefix: String
+    ) -> (IssuedToken.Kind, Int)? {
         var bytes = value.utf8[...]
         let kind: IssuedToken.Kind
-        if bytes.starts(with: prefix(of: .access).utf8) {
+        if bytes.starts(with: accessPrefix.utf8) {
             kind = .access
-        } else if bytes.starts(with: prefix(of: .refresh).utf8) {
+            bytes = bytes.dropFirst(accessPrefix.utf8.count)
+        } else if bytes.starts(with: refreshPrefix.utf8) {
             kind = .refresh
+            bytes = bytes.dropFirst(refreshPrefix.utf8.count)
         } else {
             return nil
         }
-        bytes = bytes.dropFirst(3)
         // Eighteen digits cannot overflow an Int; no ledger issues that many tokens.
         guard (1...18).contains(bytes.count) else { return nil }
         var ordinal = 0
