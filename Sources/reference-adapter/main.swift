@@ -78,7 +78,8 @@ func environment(_ fields: JSONValue, clock: VirtualClock) -> ClientEnvironment?
         pinnedPublicKeySHA256: text("pinned_public_key_sha256"),
         storageDirectory: URL(fileURLWithPath: storage),
         openIDConfigurationURL: text("openid_configuration_url"),
-        idTokenSigningAlgorithm: text("id_token_signing_alg") ?? "RS256"
+        idTokenSigningAlgorithm: text("id_token_signing_alg") ?? "RS256",
+        appServerTokenEndpointURL: text("app_server_token_endpoint")
     )
 }
 
@@ -159,6 +160,8 @@ func handle(_ message: JSONValue) async -> [String: JSONValue] {
         return outcome(completed)
     case "userinfo":
         return outcome(await client.userinfo())
+    case "exchange":
+        return outcome(await client.exchangeSignIn())
     case "identity":
         guard let identity = await client.identity() else { return ["ok": .bool(true), "identity": .null] }
         return [

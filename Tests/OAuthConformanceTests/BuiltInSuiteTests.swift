@@ -359,6 +359,41 @@ struct BuiltInSuiteTests {
             defect: "predictable-nonce",
             brokenExpectation: "every authorize request has a nonce of its own"
         ),
+        Proof(
+            scenario: "oidc/third-party-sign-in/refused-sign-in-never-exchanged",
+            defect: "exchanges-refused-id-token",
+            brokenExpectation: "no app_token requests"
+        ),
+        Proof(
+            scenario: "oidc/third-party-sign-in/app-server-refusal-surfaced-as-leg-2/invalid_grant",
+            defect: "app-server-refusal-as-sign-in-failure",
+            brokenExpectation: "step 2 (exchange) outcome"
+        ),
+        Proof(
+            scenario: "oidc/third-party-sign-in/app-server-refusal-surfaced-as-leg-2/invalid_client",
+            defect: "app-server-refusal-as-sign-in-failure",
+            brokenExpectation: "the user of the first sign-in stays signed in"
+        ),
+        Proof(
+            scenario: "oidc/third-party-sign-in/app-tokens-refreshed-at-app-server",
+            defect: "app-session-renewed-by-exchange",
+            brokenExpectation: "number of app_token requests (grant refresh_token, presenting app_refresh_token#1)"
+        ),
+        Proof(
+            scenario: "oidc/third-party-sign-in/refused-app-refresh-exchanges-fresh-id-token",
+            defect: "expired-id-token-exchanged",
+            brokenExpectation: "number of app_token requests (presenting id_token#1) is exactly 1"
+        ),
+        Proof(
+            scenario: "oidc/third-party-sign-in/refused-app-refresh-exchanges-fresh-id-token",
+            defect: "expired-id-token-exchanged",
+            brokenExpectation: "in this order: the first token request (grant refresh_token)"
+        ),
+        Proof(
+            scenario: "oidc/third-party-sign-in/exchanged-for-app-tokens",
+            defect: "access-token-exchanged",
+            brokenExpectation: "step 2 (exchange) outcome"
+        ),
     ]
 
     @Test("the reference client passes every built-in scenario")

@@ -155,7 +155,7 @@ struct ClientsTableTests {
     func unclaimedScenarios() {
         let page = ClientsTable().render([Self.result("lib", "1", [Self.scenario("mine/custom-check", .passed)])])
         #expect(page.contains("| Client | Proactive refresh |"))
-        #expect(page.contains("| OIDC keys and sessions | Other scenarios |"))
+        #expect(page.contains("| Sign-in exchanged at the app server | Other scenarios |"))
         #expect(page.contains("[✅ pass 1/1](#other-scenarios)"))
     }
 

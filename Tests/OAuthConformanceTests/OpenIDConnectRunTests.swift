@@ -172,7 +172,7 @@ struct OpenIDConnectLanguageTests {
                 .distinctValues(RequestFilter(endpoint: .authorize), parameter: "nonce"),
                 .sameUser(allowingSignOut: false),
                 .sameUser(allowingSignOut: true),
-                .never(RequestFilter(presents: TokenReference(.refresh, 1))),
+                .never(RequestFilter(presents: .token(TokenReference(.refresh, 1)))),
                 .parameters(
                     RequestFilter(endpoint: .authorize),
                     call: 1,

@@ -131,7 +131,7 @@ struct ScenarioSchemaTests {
         #expect(try Self.enumeration("level") == Level.allCases.map(\.rawValue))
         #expect(try Self.enumeration("capability") == Capability.allCases.map(\.rawValue))
         #expect(try Self.enumeration("endpoint") == Endpoint.allCases.map(\.rawValue))
-        #expect(try Self.enumeration("grant") == GrantType.allCases.map(\.rawValue))
+        #expect(try Self.enumeration("grant") == GrantType.allCases.map(\.scenarioName))
         #expect(try Self.enumeration("errorCategory") == ErrorCategory.allCases.map(\.rawValue))
         #expect(try Self.enumeration("forbiddenCarriage") == ForbiddenCarriage.allCases.map(\.rawValue))
         #expect(try Self.enumeration("tls") == CertificateVariant.allCases.map(\.rawValue))

@@ -128,7 +128,7 @@ public struct ExpectationEvaluator: Sendable {
     /// written around (`advance_to: expiry(access_token#2)`): what the client did instead.
     public func obtained(_ token: TokenReference, before step: String) -> CheckResult {
         let issued = transcript.issuedTokens.filter { $0.kind == token.kind }.map {
-            "\($0.kind.rawValue)#\($0.ordinal)"
+            $0.label
         }
         let tokenRequests = entries(matching: RequestFilter(endpoint: .token))
         var observed = [
@@ -222,7 +222,9 @@ public struct ExpectationEvaluator: Sendable {
     // MARK: Requests
 
     private func entries(matching filter: RequestFilter) -> [JournalEntry] {
-        transcript.journal.filter { filter.matches($0, issuedTokens: transcript.issuedTokens) }
+        transcript.journal.filter {
+            filter.matches($0, issuedTokens: transcript.issuedTokens, idTokens: transcript.idTokens)
+        }
     }
 
     /// Builds a check result for the expectation being judged.
@@ -383,7 +385,7 @@ public struct ExpectationEvaluator: Sendable {
         case .refreshToken:
             let sightings = transcript.issuedTokens.filter { $0.kind == .refresh }.flatMap { token in
                 CredentialSearch.places(of: token.value, in: entry.request).map {
-                    "\(token.kind.rawValue)#\(token.ordinal) in \($0)"
+                    "\(token.label) in \($0)"
                 }
             }
             return sightings.isEmpty ? nil : "(\(sightings.joined(separator: ", ")))"
@@ -391,7 +393,7 @@ public struct ExpectationEvaluator: Sendable {
             var sightings = transcript.issuedTokens.filter { $0.kind == .access }.flatMap { token in
                 CredentialSearch.places(of: token.value, in: entry.request).compactMap { place in
                     if case .queryParameter = place {
-                        "\(token.kind.rawValue)#\(token.ordinal) in \(place)"
+                        "\(token.label) in \(place)"
                     } else {
                         nil
                     }
@@ -413,7 +415,7 @@ public struct ExpectationEvaluator: Sendable {
             var sightings = entry.request.header("Authorization").map { _ in ["an Authorization header"] } ?? []
             sightings += transcript.issuedTokens.flatMap { token in
                 CredentialSearch.places(of: token.value, in: entry.request).map {
-                    "\(token.kind.rawValue)#\(token.ordinal) in \($0)"
+                    "\(token.label) in \($0)"
                 }
             }
             let credentialFields = [
@@ -429,7 +431,7 @@ public struct ExpectationEvaluator: Sendable {
     /// The credentials a text quotes: issued tokens as whole words, the secret and the password anywhere.
     private func credentials(quotedIn text: String) -> [String] {
         var quoted = transcript.issuedTokens.filter { CredentialSearch.isWord($0.value, in: text) }.map {
-            "\($0.kind.rawValue)#\($0.ordinal)"
+            $0.label
         }
         if !clientSecret.isEmpty, text.contains(clientSecret) { quoted.append("the client secret") }
         if !userPassword.isEmpty, text.contains(userPassword) { quoted.append("the user's password") }
@@ -443,7 +445,7 @@ public struct ExpectationEvaluator: Sendable {
         guard let token = transcript.issuedToken(withValue: value) else {
             return "\(value) (not issued by the provider)"
         }
-        return "\(value) (\(token.kind.rawValue)#\(token.ordinal))"
+        return "\(value) (\(token.label))"
     }
 
     private func describe(_ entry: JournalEntry) -> String {

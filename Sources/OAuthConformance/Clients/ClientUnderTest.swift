@@ -33,6 +33,14 @@ public protocol ClientUnderTest: Sendable {
     /// last; `nil` when nobody is signed in. The runner asks after every step of a client that
     /// declares `openid`, so a silent change of user shows in the timeline and fails `same_user`.
     func identity() async -> SignedInIdentity?
+    /// Leg 2 of a third-party sign-in: trades the signed-in user's ID token at the app's own server
+    /// (`ClientEnvironment.appServerTokenEndpointURL`) for the app's own tokens, by RFC 8693 token
+    /// exchange (`subject_token_type` `urn:ietf:params:oauth:token-type:id_token`) or the RFC 7523
+    /// JWT bearer grant. With nobody signed in (leg 1 failed), `authorization_required` and no
+    /// request. A refusal by the app server is category `exchange_refused` (a 5xx, `transient`),
+    /// never one of leg 1's, and the user stays signed in with the provider. Afterwards `request`
+    /// to the app server's origin carries the app's tokens, refreshed at the app server.
+    func exchangeSignIn() async -> ClientOutcome
     /// Calls the protected resource the way the application would, letting the client attach,
     /// refresh and replay tokens as it sees fit.
     func request(method: String, url: String) async -> ClientOutcome
@@ -83,6 +91,10 @@ extension ClientUnderTest {
     }
 
     public func identity() async -> SignedInIdentity? { nil }
+
+    public func exchangeSignIn() async -> ClientOutcome {
+        .failure(ClientFailure(.unsupported, message: "this client does not exchange ID tokens at an app server"))
+    }
 
     public func storedTokens() async -> StoredTokens? { nil }
 
@@ -181,6 +193,9 @@ public struct ClientEnvironment: Sendable {
     /// The ID token signing algorithm the client is registered with (`id_token_signed_response_alg`,
     /// OIDC Dynamic Registration §2): RS256 unless the scenario registers another.
     public var idTokenSigningAlgorithm: String
+    /// The app's own server (another origin, another issuer): where leg 2 of a third-party
+    /// sign-in trades the provider's ID token for the app's tokens, and refreshes them.
+    public var appServerTokenEndpointURL: String?
 
     public init(
         tokenEndpointURL: String,
@@ -195,7 +210,8 @@ public struct ClientEnvironment: Sendable {
         pinnedPublicKeySHA256: String? = nil,
         storageDirectory: URL,
         openIDConfigurationURL: String? = nil,
-        idTokenSigningAlgorithm: String = "RS256"
+        idTokenSigningAlgorithm: String = "RS256",
+        appServerTokenEndpointURL: String? = nil
     ) {
         self.tokenEndpointURL = tokenEndpointURL
         self.authorizationEndpointURL = authorizationEndpointURL
@@ -210,6 +226,7 @@ public struct ClientEnvironment: Sendable {
         self.storageDirectory = storageDirectory
         self.openIDConfigurationURL = openIDConfigurationURL ?? issuer + "/.well-known/openid-configuration"
         self.idTokenSigningAlgorithm = idTokenSigningAlgorithm
+        self.appServerTokenEndpointURL = appServerTokenEndpointURL
     }
 }
 
@@ -337,6 +354,9 @@ public enum ErrorCategory: String, Sendable, Hashable, CaseIterable {
     case idToken = "id_token"
     /// The client refused a userinfo response (OIDC Core §5.3.2): another user's `sub`, or no claims.
     case userinfo
+    /// The app's own server refused leg 2 of a third-party sign-in (`invalid_grant`,
+    /// `invalid_client`, …): the sign-in with the provider stands; the app's session did not start.
+    case exchangeRefused = "exchange_refused"
     /// The library failed in a way it does not document as an outcome: an exception from deep
     /// inside it (an `AttributeError`, a nil dereference, an assertion). A crash, never a refusal.
     case unexpected

@@ -98,7 +98,8 @@ public struct ScenarioRunner: Sendable {
             pinnedPublicKeySHA256: server.pki?.pinnedPublicKeySHA256,
             storageDirectory: storage,
             openIDConfigurationURL: server.baseURL + Endpoint.openIDConfiguration.path,
-            idTokenSigningAlgorithm: scenario.provider.idTokens.algorithm.rawValue
+            idTokenSigningAlgorithm: scenario.provider.idTokens.algorithm.rawValue,
+            appServerTokenEndpointURL: server.otherOriginURL + Endpoint.appToken.path
         )
         let client: any ClientUnderTest
         do {
@@ -287,7 +288,7 @@ private struct StepExecution {
         case .revoke(let target):
             let revoked = Self.tokens(to: target, among: provider.issuedTokens)
             for token in revoked { provider.revoke(token: token.value) }
-            return .success(.revoked(revoked.map { TokenReference($0.kind, $0.ordinal) }))
+            return .success(.revoked(revoked.map(TokenReference.init)))
         }
     }
 
@@ -304,10 +305,19 @@ private struct StepExecution {
 
     private static func tokens(to target: RevocationTarget, among issued: [IssuedToken]) -> [IssuedToken] {
         switch target {
-        case .accessToken: issued.last { $0.kind == .access }.map { [$0] } ?? []
-        case .refreshToken: issued.last { $0.kind == .refresh }.map { [$0] } ?? []
+        // The provider's latest: what a user signing out at the provider ends.
+        case .accessToken: issued.last { $0.kind == .access && $0.server == .provider }.map { [$0] } ?? []
+        case .refreshToken: issued.last { $0.kind == .refresh && $0.server == .provider }.map { [$0] } ?? []
         case .all: issued
         }
+    }
+
+    /// The app server's resource lives on the other origin; every other path on the provider's.
+    private func resourceURL(_ path: String) -> String {
+        let pathAlone = String(path.prefix { $0 != "?" })
+        guard Endpoint(path: pathAlone)?.isAppServer == true, let appServerToken = environment.appServerTokenEndpointURL
+        else { return environment.resourceBaseURL + path }
+        return String(appServerToken.dropLast(Endpoint.appToken.path.count)) + path
     }
 
     /// The operation as one call a client can make at once with others; `nil` for `authorize`,
@@ -315,9 +325,9 @@ private struct StepExecution {
     private func clientCall(_ operation: ClientOperation) -> ClientCall? {
         switch operation {
         case .login(let grant): .login(grant)
-        case .request(let method, let path): .request(method: method, url: environment.resourceBaseURL + path)
+        case .request(let method, let path): .request(method: method, url: resourceURL(path))
         case .restart: .restart
-        case .authorize, .signIn, .userinfo: nil
+        case .authorize, .signIn, .userinfo, .exchange: nil
         }
     }
 
@@ -327,7 +337,7 @@ private struct StepExecution {
         case .login(let grant):
             return { await client.login(grant) }
         case .request(let method, let path):
-            let url = environment.resourceBaseURL + path
+            let url = resourceURL(path)
             return { await client.request(method: method, url: url) }
         case .authorize:
             let browser = AuthorizationBrowser(caCertificateFile: environment.caCertificateFile)
@@ -349,6 +359,8 @@ private struct StepExecution {
             }
         case .userinfo:
             return { await client.userinfo() }
+        case .exchange:
+            return { await client.exchangeSignIn() }
         case .restart:
             return { await client.restart() }
         }

@@ -68,6 +68,11 @@ public enum ChecksTable {
         }
         if settings.tokens.rotateRefreshTokens { parts.append("rotates refresh tokens, reuse revokes the family") }
         if let idTokens = ScenarioExplanation.idTokenPolicy(settings.idTokens) { parts.append(idTokens) }
+        if settings.appServerTokens.accessLifetime != TokenPolicy().accessLifetime {
+            parts.append(
+                "the app server's access tokens live \(DurationText.format(settings.appServerTokens.accessLifetime))"
+            )
+        }
         if let skew = ScenarioExplanation.clockSkew(settings) { parts.append(skew) }
         if !settings.tokens.revokeAllAt.isEmpty {
             parts.append(

@@ -116,8 +116,8 @@ public struct RequestFilter: Sendable, Equatable, CustomStringConvertible {
     public var origin: Listener?
     /// The bearer credential the request carried in its `Authorization` header, or that it carried none.
     public var bearer: BearerFilter?
-    /// An issued token the request carries anywhere: a header, the query, the body.
-    public var presents: TokenReference?
+    /// An issued token (or ID token) the request carries anywhere: a header, the query, the body.
+    public var presents: PresentedCredential?
 
     public init(
         endpoint: Endpoint? = nil,
@@ -125,7 +125,7 @@ public struct RequestFilter: Sendable, Equatable, CustomStringConvertible {
         status: Int? = nil,
         origin: Listener? = nil,
         bearer: BearerFilter? = nil,
-        presents: TokenReference? = nil
+        presents: PresentedCredential? = nil
     ) {
         self.endpoint = endpoint
         self.grant = grant
@@ -135,16 +135,17 @@ public struct RequestFilter: Sendable, Equatable, CustomStringConvertible {
         self.presents = presents
     }
 
-    /// Whether the request matches; `issuedTokens` names the tokens a `bearer` filter refers to.
-    public func matches(_ entry: JournalEntry, issuedTokens: [IssuedToken]) -> Bool {
+    /// Whether the request matches; `issuedTokens` and `idTokens` name the tokens `bearer` and
+    /// `presents` refer to.
+    public func matches(_ entry: JournalEntry, issuedTokens: [IssuedToken], idTokens: [IssuedIDToken] = []) -> Bool {
         (endpoint == nil || entry.endpoint == endpoint)
             && (grant == nil || entry.grant == grant)
             && (status == nil || entry.response.status == status)
             && (origin == nil || entry.request.listener == origin)
             && (bearer?.matches(entry.request.bearerToken, issuedTokens: issuedTokens) ?? true)
-            && (presents.map { reference in
-                reference.resolve(in: issuedTokens).map {
-                    !CredentialSearch.places(of: $0.value, in: entry.request).isEmpty
+            && (presents.map { credential in
+                credential.value(issuedTokens: issuedTokens, idTokens: idTokens).map {
+                    !CredentialSearch.places(of: $0, in: entry.request).isEmpty
                 } ?? false
             } ?? true)
     }
@@ -157,13 +158,48 @@ public struct RequestFilter: Sendable, Equatable, CustomStringConvertible {
         var text = (endpoint.map { "\($0.rawValue) " } ?? "") + "request\(plural ? "s" : "")"
         if let number { text += " no. \(number)" }
         var qualifiers: [String] = []
-        if let grant { qualifiers.append("grant \(grant.rawValue)") }
+        if let grant { qualifiers.append("grant \(grant.scenarioName)") }
         if let status { qualifiers.append("status \(status)") }
         if let origin { qualifiers.append("at the \(origin == .otherOrigin ? "other" : "primary") origin") }
         if let bearer { qualifiers.append(bearer.description) }
         if let presents { qualifiers.append("presenting \(presents)") }
         if !qualifiers.isEmpty { text += " (\(qualifiers.joined(separator: ", ")))" }
         return text
+    }
+}
+
+/// `presents:` in a request filter: a token the provider or the app server issued
+/// (`access_token#2`, `app_refresh_token#1`), or an ID token (`id_token#1`).
+public enum PresentedCredential: Sendable, Equatable, CustomStringConvertible {
+    case token(TokenReference)
+    case idToken(ordinal: Int)
+
+    /// `id_token#N`, or whatever `TokenReference.parse` reads.
+    public static func parse(_ text: String) -> PresentedCredential? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasPrefix("id_token#") {
+            let digits = trimmed.dropFirst("id_token#".count)
+            guard !digits.isEmpty, digits.allSatisfy(\.isNumber), let ordinal = Int(digits), ordinal >= 1 else {
+                return nil
+            }
+            return .idToken(ordinal: ordinal)
+        }
+        return TokenReference.parse(trimmed).map(PresentedCredential.token)
+    }
+
+    /// The value as issued; `nil` when no such token was issued.
+    func value(issuedTokens: [IssuedToken], idTokens: [IssuedIDToken]) -> String? {
+        switch self {
+        case .token(let reference): reference.resolve(in: issuedTokens)?.value
+        case .idToken(let ordinal): idTokens.first { $0.ordinal == ordinal }?.value
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .token(let reference): reference.description
+        case .idToken(let ordinal): "id_token#\(ordinal)"
+        }
     }
 }
 
@@ -219,20 +255,27 @@ public struct CarriedToken: Sendable, Equatable {
     public init(_ token: TokenReference) { self.token = token }
 }
 
-/// The n-th token of a kind the provider issued, as scenarios write it: `refresh_token#1`.
+/// The n-th token of a kind the provider (or the app server) issued, as scenarios write it:
+/// `refresh_token#1`, `app_access_token#2`.
 public struct TokenReference: Sendable, Hashable, CustomStringConvertible {
     public var kind: IssuedToken.Kind
     public var ordinal: Int
+    public var server: IssuedToken.Server
 
-    public init(_ kind: IssuedToken.Kind, _ ordinal: Int) {
+    public init(_ kind: IssuedToken.Kind, _ ordinal: Int, server: IssuedToken.Server = .provider) {
         self.kind = kind
         self.ordinal = ordinal
+        self.server = server
     }
 
-    public var description: String { "\(kind.rawValue)#\(ordinal)" }
+    public init(_ token: IssuedToken) {
+        self.init(token.kind, token.ordinal, server: token.server)
+    }
+
+    public var description: String { IssuedToken.labelPrefix(kind, server) + String(ordinal) }
 
     public func resolve(in issued: [IssuedToken]) -> IssuedToken? {
-        issued.first { $0.kind == kind && $0.ordinal == ordinal }
+        issued.first { $0.kind == kind && $0.ordinal == ordinal && $0.server == server }
     }
 }
 

@@ -152,4 +152,7 @@ public enum Capability: String, Sendable, Hashable, CaseIterable {
     /// `id_token_signature: tls_only` (OIDC Core §3.1.3.7 step 6 lets a code-flow client rely on
     /// TLS) lacks it, so the signature scenarios are a declared gap, never a silent pass.
     case idTokenSignature = "id_token_signature"
+    /// Trades the signed-in user's ID token at the app's own server for the app's tokens
+    /// (`exchange` steps; RFC 8693 or RFC 7523), and uses and refreshes those at that server.
+    case idTokenExchange = "id_token_exchange"
 }

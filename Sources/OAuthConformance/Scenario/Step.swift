@@ -96,6 +96,8 @@ public enum ClientOperation: Sendable, Equatable {
     case signIn
     /// Fetch the signed-in user's claims from the userinfo endpoint (OIDC Core §5.3).
     case userinfo
+    /// Leg 2 of a third-party sign-in: trade the ID token at the app's own server for its tokens.
+    case exchange
 
     public var text: String {
         switch self {
@@ -105,6 +107,7 @@ public enum ClientOperation: Sendable, Equatable {
         case .restart: "restart"
         case .signIn: "sign_in"
         case .userinfo: "userinfo"
+        case .exchange: "exchange"
         }
     }
 
@@ -114,6 +117,7 @@ public enum ClientOperation: Sendable, Equatable {
         case .authorize: .authorizationCode
         case .restart: .restart
         case .signIn, .userinfo: .openID
+        case .exchange: .idTokenExchange
         }
     }
 }

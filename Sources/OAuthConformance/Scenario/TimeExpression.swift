@@ -168,14 +168,20 @@ extension TimeExpression {
 }
 
 extension TokenReference {
-    /// Parses `access_token#N` or `refresh_token#N`, N ≥ 1. (`#` rather than brackets, which
-    /// YAML flow mappings such as `{ refresh_token: refresh_token#1 }` would reject unquoted.)
+    /// Parses `access_token#N` or `refresh_token#N`, N ≥ 1, and the app server's
+    /// `app_access_token#N` and `app_refresh_token#N`. (`#` rather than brackets, which YAML flow
+    /// mappings such as `{ refresh_token: refresh_token#1 }` would reject unquoted.)
     public static func parse(_ text: String) -> TokenReference? {
         let parts = text.trimmingCharacters(in: .whitespaces).split(separator: "#", omittingEmptySubsequences: false)
-        guard parts.count == 2, let kind = IssuedToken.Kind(rawValue: String(parts[0])),
-            parts[1].allSatisfy(\.isNumber), let ordinal = Int(parts[1]), ordinal >= 1
-        else { return nil }
-        return TokenReference(kind, ordinal)
+        guard parts.count == 2, parts[1].allSatisfy(\.isNumber), let ordinal = Int(parts[1]), ordinal >= 1 else {
+            return nil
+        }
+        let name = String(parts[0])
+        let server: IssuedToken.Server = name.hasPrefix("app_") ? .appServer : .provider
+        guard let kind = IssuedToken.Kind(rawValue: server == .appServer ? String(name.dropFirst(4)) : name) else {
+            return nil
+        }
+        return TokenReference(kind, ordinal, server: server)
     }
 }
 

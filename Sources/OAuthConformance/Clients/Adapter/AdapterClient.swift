@@ -70,6 +70,10 @@ actor AdapterClient: ClientUnderTest {
         await outcome("complete_sign_in", ["redirect_url": .string(redirectURL)])
     }
 
+    func exchangeSignIn() async -> ClientOutcome {
+        await outcome("exchange")
+    }
+
     func userinfo() async -> ClientOutcome {
         await outcome("userinfo")
     }
@@ -205,6 +209,7 @@ actor AdapterClient: ClientUnderTest {
             "storage_dir": .string(environment.storageDirectory.path),
             "openid_configuration_url": .string(environment.openIDConfigurationURL),
             "id_token_signing_alg": .string(environment.idTokenSigningAlgorithm),
+            "app_server_token_endpoint": environment.appServerTokenEndpointURL.map(JSONValue.string) ?? .null,
         ])
     }
 }

@@ -121,6 +121,8 @@ public struct ClientBehaviour: Sendable, Equatable {
     public var keepsTokensWhenRefreshFails = true
     /// The OpenID Connect relying-party rules: ID token validation, keys, userinfo.
     public var openIDConnect = OpenIDConnectBehaviour.conforming
+    /// Leg 2 of a third-party sign-in: the exchange at the app's own server and its session.
+    public var tokenExchange = TokenExchangeBehaviour.conforming
 
     public init() {}
 

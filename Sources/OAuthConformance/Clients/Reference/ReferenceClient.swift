@@ -38,6 +38,8 @@ public actor ReferenceClient: ClientUnderTest {
         public var caCertificateFile: String?
         /// The public key every HTTPS origin must present (base64 SHA-256 of its SPKI), when pinned.
         public var pinnedPublicKeySHA256: String?
+        /// The app's own server, where a third-party sign-in is exchanged for the app's tokens.
+        public var appServerTokenEndpointURL: String?
         /// Where tokens are persisted across `restart`; `nil` keeps them in memory only.
         public var tokenFile: URL?
         /// Real time a request may take before it fails as transient.
@@ -56,6 +58,7 @@ public actor ReferenceClient: ClientUnderTest {
             caCertificateFile: String? = nil,
             pinnedPublicKeySHA256: String? = nil,
             tokenFile: URL? = nil,
+            appServerTokenEndpointURL: String? = nil,
             requestTimeout: TimeAmount = .seconds(30)
         ) {
             self.tokenEndpointURL = tokenEndpointURL
@@ -70,6 +73,7 @@ public actor ReferenceClient: ClientUnderTest {
             self.caCertificateFile = caCertificateFile
             self.pinnedPublicKeySHA256 = pinnedPublicKeySHA256
             self.tokenFile = tokenFile
+            self.appServerTokenEndpointURL = appServerTokenEndpointURL
             self.requestTimeout = requestTimeout
         }
 
@@ -87,6 +91,7 @@ public actor ReferenceClient: ClientUnderTest {
                 caCertificateFile: environment.caCertificateFile,
                 pinnedPublicKeySHA256: environment.pinnedPublicKeySHA256,
                 tokenFile: environment.storageDirectory.appendingPathComponent("tokens.json"),
+                appServerTokenEndpointURL: environment.appServerTokenEndpointURL,
                 requestTimeout: requestTimeout
             )
         }
@@ -111,6 +116,8 @@ public actor ReferenceClient: ClientUnderTest {
     private var pinnedOriginsVerified: Set<String> = []
     /// Made at the first sign-in; it vets every ID token before the tokens it came with are kept.
     private var relyingParty: OpenIDRelyingParty?
+    /// Made at the first exchange of a sign-in; its tokens are for the app server alone.
+    private var appServerSession: AppServerSession?
 
     public init(
         configuration: Configuration,
@@ -192,7 +199,7 @@ public actor ReferenceClient: ClientUnderTest {
                 ("password", configuration.user.password),
             ]
         case .clientCredentials: [("grant_type", grant.rawValue)]
-        case .refreshToken, .authorizationCode: nil
+        case .refreshToken, .authorizationCode, .tokenExchange, .jwtBearer: nil
         }
     }
 
@@ -304,6 +311,119 @@ public actor ReferenceClient: ClientUnderTest {
         await relyingParty?.identity
     }
 
+    // MARK: Third-party sign-in, leg 2
+
+    public func exchangeSignIn() async -> ClientOutcome {
+        guard let endpoint = configuration.appServerTokenEndpointURL else {
+            return .failure(ClientFailure(.unsupported, message: "no app server configured"))
+        }
+        let session = appServerSession ?? makeAppServerSession(tokenEndpointURL: endpoint)
+        appServerSession = session
+        let subject: AppServerSession.SubjectToken
+        switch await subjectTokenForExchange() {
+        case .success(let ready): subject = ready
+        case .failure(let failure): return .failure(failure)
+        }
+        switch await session.exchange(subject) {
+        case .success:
+            return .success(status: 200, body: "")
+        case .failure(let refusal) where !behaviour.tokenExchange.reportsLeg2Refusals:
+            // The defect's application reads every failure of the flow as a lost sign-in.
+            await relyingParty?.signOut()
+            return .failure(ClientFailure(.authorizationRequired, message: "sign-in failed: \(refusal.message)"))
+        case .failure(let refusal):
+            return .failure(refusal)
+        }
+    }
+
+    /// Leg 1's product for leg 2: the accepted ID token, renewed at the provider when it has
+    /// expired (TL-04: never an expired one); with nobody signed in, nothing, and no request.
+    private func subjectTokenForExchange() async -> Result<AppServerSession.SubjectToken, ClientFailure> {
+        let exchange = behaviour.tokenExchange
+        if !exchange.sendsIDTokenAsSubject, let accessToken = tokens?.accessToken {
+            return .success(.init(value: accessToken, type: TokenTypeURI.accessToken))
+        }
+        let notSignedIn = ClientFailure(
+            .authorizationRequired,
+            message: "nobody is signed in with the provider (leg 1): nothing to exchange"
+        )
+        guard let relyingParty else { return .failure(notSignedIn) }
+        if !exchange.exchangesAcceptedIDTokenOnly, let received = await relyingParty.lastReceivedIDToken {
+            return .success(.init(value: received, type: TokenTypeURI.idToken))
+        }
+        guard let current = await relyingParty.signedInIDToken, let accepted = await relyingParty.signedIn else {
+            return .failure(notSignedIn)
+        }
+        guard exchange.renewsExpiredIDToken, let expiry = accepted.expiresAt, now() >= expiry else {
+            return .success(.init(value: current, type: TokenTypeURI.idToken))
+        }
+        // OIDC Core §12.2: the provider's refresh brings a new ID token for the same sign-in.
+        if case .failure(let failure) = await refresh() { return .failure(failure) }
+        guard let renewed = await relyingParty.signedInIDToken, renewed != current else {
+            return .failure(
+                ClientFailure(
+                    .authorizationRequired,
+                    message: "the ID token expired and the provider's refresh brought no new one: sign in again"
+                )
+            )
+        }
+        return .success(.init(value: renewed, type: TokenTypeURI.idToken))
+    }
+
+    private func makeAppServerSession(tokenEndpointURL: String) -> AppServerSession {
+        AppServerSession(
+            tokenEndpointURL: tokenEndpointURL,
+            clientID: configuration.client.id,
+            behaviour: behaviour.tokenExchange,
+            interpreter: interpreter,
+            refreshLeeway: behaviour.refreshLeeway,
+            now: now,
+            // Weak: the session lives inside this client and must not keep it alive.
+            postForm: { [weak self] url, form in
+                guard let self else { return .failure(ClientFailure(.unexpected, message: "the client is gone")) }
+                return await self.appServerCall(url: url, method: "POST", form: form, bearer: nil)
+            },
+            sendBearer: { [weak self] method, url, token in
+                guard let self else { return .failure(ClientFailure(.unexpected, message: "the client is gone")) }
+                return await self.appServerCall(url: url, method: method, form: nil, bearer: token)
+            },
+            freshSubjectToken: { [weak self] in
+                guard let self else { return .failure(ClientFailure(.unexpected, message: "the client is gone")) }
+                return await self.subjectTokenForExchange()
+            }
+        )
+    }
+
+    /// One call to the app server through the client's own transport.
+    private func appServerCall(
+        url: String,
+        method: String,
+        form: [(String, String)]?,
+        bearer: String?
+    ) async -> Result<AppServerSession.Answer, ClientFailure> {
+        var request = HTTPClientRequest(url: url)
+        request.method = HTTPMethod(rawValue: method)
+        request.headers.add(name: "Accept", value: "application/json")
+        if let bearer { request.headers.add(name: "Authorization", value: "Bearer \(bearer)") }
+        if let form {
+            request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+            request.body = .bytes(ByteBuffer(string: FormEncoding.encode(form)))
+        }
+        do {
+            let answer = try await exchange(request)
+            return .success(
+                .init(
+                    status: answer.status,
+                    body: answer.body,
+                    serverDate: answer.headers["Date"].first.flatMap(Self.httpDate),
+                    invalidTokenChallenge: answer.status == 401 && Self.isInvalidTokenChallenge(answer.headers)
+                )
+            )
+        } catch {
+            return .failure(Self.transportFailure(error))
+        }
+    }
+
     private func openIDRelyingParty() -> OpenIDRelyingParty? {
         if let relyingParty { return relyingParty }
         guard let configurationURL = configuration.openIDConfigurationURL else { return nil }
@@ -341,6 +461,8 @@ public actor ReferenceClient: ClientUnderTest {
         refreshInFlight = nil
         pendingAuthorization = nil
         loginGrant = nil
+        // The app server's session lives in memory only: after a relaunch, leg 2 starts again.
+        appServerSession = nil
         tokens = store?.load()
         return .success(
             status: 200,
@@ -360,6 +482,17 @@ public actor ReferenceClient: ClientUnderTest {
     }
 
     public func request(method: String, url: String) async -> ClientOutcome {
+        if let appServer = configuration.appServerTokenEndpointURL, AppServerSession.isSameOrigin(url, as: appServer) {
+            guard let appServerSession else {
+                return .failure(
+                    ClientFailure(
+                        .authorizationRequired,
+                        message: "no session at the app server: exchange the sign-in first"
+                    )
+                )
+            }
+            return await appServerSession.request(method: method, url: url)
+        }
         var sentToken: String
         switch await usableAccessToken() {
         case .success(let token): sentToken = token
@@ -738,7 +871,7 @@ public struct ReferenceClientFactory: ClientFactory {
             version: Harness.version,
             capabilities: [
                 .proactiveRefresh, .refreshOn401, .authorizationCode, .restart, .customCA, .pinning, .virtualClock,
-                .concurrency, .openID, .idTokenSignature,
+                .concurrency, .openID, .idTokenSignature, .idTokenExchange,
             ],
             refreshWindow: ClientBehaviour.conforming.refreshLeeway
         )

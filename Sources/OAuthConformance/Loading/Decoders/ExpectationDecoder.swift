@@ -222,7 +222,7 @@ struct ExpectationDecoder {
             valid = valid && filter.endpoint != nil
         }
         if let node = mapping["grant"] {
-            filter.grant = reader.enumeration(node, "grant", as: GrantType.self)
+            filter.grant = reader.grant(node, "grant")
             valid = valid && filter.grant != nil
         }
         if let node = mapping["status"] {
@@ -239,7 +239,7 @@ struct ExpectationDecoder {
             valid = valid && filter.bearer != nil
         }
         if let node = mapping["presents"] {
-            filter.presents = reader.tokenReference(node, "presents")
+            filter.presents = reader.presentedCredential(node)
             valid = valid && filter.presents != nil
         }
         return valid ? filter : nil

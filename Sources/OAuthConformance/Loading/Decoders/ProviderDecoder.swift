@@ -3,7 +3,9 @@ import Yams
 
 /// Decodes `provider:`: token lifetimes, TLS, ID tokens, and the rules that make the provider misbehave.
 struct ProviderDecoder {
-    static let keys = ["tokens", "rules", "tls", "seed", "redirect_uris", "clock_skew", "id_tokens", "client_secret"]
+    static let keys = [
+        "tokens", "rules", "tls", "seed", "redirect_uris", "clock_skew", "id_tokens", "client_secret", "app_server",
+    ]
     /// RFC 7518 §3.2: an HMAC key for HS256 has at least 256 bits.
     static let shortestHS256Secret = 32
     static let tokenKeys = ["access_lifetime", "refresh_lifetime", "rotate_refresh_tokens", "revoke_all_at"]
@@ -13,22 +15,15 @@ struct ProviderDecoder {
     func decode(_ node: Node) -> ProviderSettings? {
         guard let provider = reader.mapping(node, "provider", allowedKeys: Self.keys) else { return nil }
         var settings = ProviderSettings()
-        if let tokensNode = provider["tokens"],
-            let tokens = reader.mapping(tokensNode, "provider.tokens", allowedKeys: Self.tokenKeys)
+        if let tokensNode = provider["tokens"] {
+            settings.tokens = tokenPolicy(tokensNode, "provider.tokens")
+        }
+        // The app's own server on the other origin, for third-party sign-ins (`exchange` steps).
+        if let appServerNode = provider["app_server"],
+            let appServer = reader.mapping(appServerNode, "provider.app_server", allowedKeys: ["tokens"]),
+            let tokensNode = appServer["tokens"]
         {
-            if let lifetime = tokens["access_lifetime"].flatMap({ reader.duration($0, "access_lifetime") }) {
-                settings.tokens.accessLifetime = lifetime
-            }
-            settings.tokens.refreshLifetime = tokens["refresh_lifetime"].flatMap {
-                reader.duration($0, "refresh_lifetime")
-            }
-            if let rotate = tokens["rotate_refresh_tokens"].flatMap({ reader.bool($0, "rotate_refresh_tokens") }) {
-                settings.tokens.rotateRefreshTokens = rotate
-            }
-            if let instants = tokens["revoke_all_at"] {
-                let items: [Node] = if case .sequence(let list) = instants { Array(list) } else { [instants] }
-                settings.tokens.revokeAllAt = items.compactMap { reader.duration($0, "revoke_all_at") }
-            }
+            settings.appServerTokens = tokenPolicy(tokensNode, "provider.app_server.tokens")
         }
         settings.tls = provider["tls"].flatMap {
             reader.enumeration($0, "tls certificate", as: CertificateVariant.self)
@@ -64,5 +59,23 @@ struct ProviderDecoder {
         }
         // Rules with problems were dropped and reported; the collector's errors stop the run.
         return settings
+    }
+
+    /// `tokens:`: lifetimes, rotation and mass revocation; what is left out keeps its default.
+    private func tokenPolicy(_ node: Node, _ what: String) -> TokenPolicy {
+        var policy = TokenPolicy()
+        guard let tokens = reader.mapping(node, what, allowedKeys: Self.tokenKeys) else { return policy }
+        if let lifetime = tokens["access_lifetime"].flatMap({ reader.duration($0, "access_lifetime") }) {
+            policy.accessLifetime = lifetime
+        }
+        policy.refreshLifetime = tokens["refresh_lifetime"].flatMap { reader.duration($0, "refresh_lifetime") }
+        if let rotate = tokens["rotate_refresh_tokens"].flatMap({ reader.bool($0, "rotate_refresh_tokens") }) {
+            policy.rotateRefreshTokens = rotate
+        }
+        if let instants = tokens["revoke_all_at"] {
+            let items: [Node] = if case .sequence(let list) = instants { Array(list) } else { [instants] }
+            policy.revokeAllAt = items.compactMap { reader.duration($0, "revoke_all_at") }
+        }
+        return policy
     }
 }

@@ -6,13 +6,16 @@ struct StepDecoder {
     let reader: YAMLReader
 
     static let stepActions = [
-        "login", "authorize", "sign_in", "userinfo", "request", "restart", "concurrently", "advance", "advance_to",
+        "login", "authorize", "sign_in", "userinfo", "exchange", "request", "restart", "concurrently", "advance",
+        "advance_to",
         "wait", "revoke",
     ]
     /// The steps a client carries out, the only ones `concurrently` can repeat.
     static let clientOperations = ["login", "request"]
     /// The steps that involve the client and so may state an `outcome`.
-    static let stepsWithOutcome = ["login", "authorize", "sign_in", "userinfo", "request", "restart", "concurrently"]
+    static let stepsWithOutcome = [
+        "login", "authorize", "sign_in", "userinfo", "exchange", "request", "restart", "concurrently",
+    ]
 
     func decode(_ node: Node) -> [Step]? {
         guard let items = reader.sequence(node, "steps") else { return nil }
@@ -32,6 +35,7 @@ struct StepDecoder {
             case "restart": bare(actionNode, "restart").map { .client(.restart) }
             case "sign_in": bare(actionNode, "sign_in").map { .client(.signIn) }
             case "userinfo": bare(actionNode, "userinfo").map { .client(.userinfo) }
+            case "exchange": bare(actionNode, "exchange").map { .client(.exchange) }
             case "revoke": reader.enumeration(actionNode, "revoke", as: RevocationTarget.self).map(StepAction.revoke)
             case "concurrently": concurrently(actionNode)
             case "advance": reader.duration(actionNode, "advance").map(StepAction.advance)
@@ -52,7 +56,7 @@ struct StepDecoder {
 
     private func clientOperation(_ key: String, _ node: Node) -> ClientOperation? {
         if key == "login" {
-            return reader.enumeration(node, "login grant", as: GrantType.self).map(ClientOperation.login)
+            return reader.grant(node, "login grant", among: GrantType.providerGrants).map(ClientOperation.login)
         }
         return resourceRequest(node)
     }

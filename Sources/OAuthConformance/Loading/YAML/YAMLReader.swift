@@ -119,6 +119,20 @@ struct YAMLReader {
         return value
     }
 
+    /// A grant by its scenario name: `refresh_token`, or `token_exchange` for the RFC 8693 URN.
+    func grant(_ node: Node, _ what: String, among grants: [GrantType] = GrantType.allCases) -> GrantType? {
+        let allowed = grants.map(\.scenarioName)
+        guard let text = scalarText(node, what, example: allowed[0]) else { return nil }
+        guard let grant = grants.first(where: { $0.scenarioName == text }) else {
+            error(
+                "'\(text)' is not a valid \(what)\(Suggestions.didYouMean(text, among: allowed)) (allowed: \(Self.list(allowed)))",
+                at: node
+            )
+            return nil
+        }
+        return grant
+    }
+
     func timeExpression(_ node: Node, _ what: String) -> TimeExpression? {
         guard let text = scalarText(node, what, example: "expiry(access_token#1) - 5s") else { return nil }
         switch TimeExpression.parse(text) {
@@ -132,10 +146,26 @@ struct YAMLReader {
     func tokenReference(_ node: Node, _ what: String) -> TokenReference? {
         guard let text = scalarText(node, what, example: "access_token#1") else { return nil }
         guard let reference = TokenReference.parse(text) else {
-            error("\(what): '\(text)' is not a token; write access_token#N or refresh_token#N (N from 1)", at: node)
+            error(
+                "\(what): '\(text)' is not a token; write access_token#N or refresh_token#N (N from 1), or app_access_token#N or app_refresh_token#N for the app server's",
+                at: node
+            )
             return nil
         }
         return reference
+    }
+
+    /// `presents:`: a token reference, or `id_token#N`.
+    func presentedCredential(_ node: Node) -> PresentedCredential? {
+        guard let text = scalarText(node, "presents", example: "access_token#1") else { return nil }
+        guard let credential = PresentedCredential.parse(text) else {
+            error(
+                "presents: '\(text)' is not a token; write access_token#N, refresh_token#N, app_access_token#N, app_refresh_token#N or id_token#N (N from 1)",
+                at: node
+            )
+            return nil
+        }
+        return credential
     }
 
     /// Any YAML value as JSON, for response bodies: quoted "3600" stays a string, 3600 a number.

@@ -180,5 +180,13 @@ public struct BehaviourFamily: Sendable, Hashable, Identifiable {
             ],
             timelinesVaryBetweenRuns: true
         ),
+        BehaviourFamily(
+            id: "sign-in-exchanged-at-the-app-server",
+            title: "Sign-in exchanged at the app server",
+            summary:
+                "Trades only an accepted ID token at the app's own server, tells its refusals from the provider's, refreshes the app's tokens there, and trades a fresh ID token, never an expired one, when it must start again.",
+            patterns: ["oidc/third-party-sign-in/*"],
+            timelinesVaryBetweenRuns: true
+        ),
     ]
 }

@@ -35,7 +35,7 @@ public enum TimelineText {
     }
 
     static func line(for entry: JournalEntry, marked: Bool, idTokens: [IssuedIDToken] = []) -> String {
-        "\(marked ? ">" : " ")   t=\(instant(entry.at))  #\(entry.sequence) \(request(entry)) → \(response(entry, idTokens: idTokens))"
+        "\(marked ? ">" : " ")   t=\(instant(entry.at))  #\(entry.sequence) \(request(entry, idTokens: idTokens)) → \(response(entry, idTokens: idTokens))"
     }
 
     static func describe(_ result: StepResult) -> String {
@@ -52,15 +52,19 @@ public enum TimelineText {
         }
     }
 
-    /// The request as the checks see it; passwords and client secrets are masked.
-    static func request(_ entry: JournalEntry) -> String {
+    /// The request as the checks see it; passwords and client secrets are masked, and an ID token
+    /// (a long JWS) is named `id_token#N`.
+    static func request(_ entry: JournalEntry, idTokens: [IssuedIDToken] = []) -> String {
         var text = "\(entry.request.method) \(entry.request.path)"
         if entry.endpoint == .authorize {
             text = "\(entry.request.method) \(entry.request.target)"
-        } else if entry.endpoint == .token {
+        } else if entry.endpoint == .token || entry.endpoint == .appToken {
             let shown = entry.request.formFields.map { field in
-                ["password", "client_secret"].contains(field.name)
-                    ? "\(field.name)=***" : "\(field.name)=\(field.value)"
+                if ["password", "client_secret"].contains(field.name) { return "\(field.name)=***" }
+                if let idToken = idTokens.first(where: { $0.value == field.value }) {
+                    return "\(field.name)=id_token#\(idToken.ordinal)"
+                }
+                return "\(field.name)=\(field.value)"
             }
             if !shown.isEmpty { text += " " + shown.joined(separator: " ") }
         } else if let bearer = entry.request.bearerToken {
@@ -74,7 +78,9 @@ public enum TimelineText {
     /// Status plus what matters in the answer: tokens issued, the error code, the challenge.
     static func response(_ entry: JournalEntry, idTokens: [IssuedIDToken] = []) -> String {
         var text = "\(entry.response.status)"
-        if case .object(let members)? = JSONValue.parse(entry.response.body), entry.endpoint == .token {
+        if entry.endpoint == .token || entry.endpoint == .appToken,
+            case .object(let members)? = JSONValue.parse(entry.response.body)
+        {
             let interesting = ["error", "access_token", "refresh_token", "expires_in"].compactMap { name in
                 members[name].map { "\(name)=\(Self.text(of: $0))" }
             }

@@ -29,6 +29,10 @@ actor OpenIDRelyingParty {
     private let nonces = NonceSource()
     /// The ID token the user signed in with, or the last refreshed one that continued it.
     private(set) var signedIn: ValidatedIDToken?
+    /// `signedIn` as it arrived (the compact JWS), for leg 2 of a third-party sign-in.
+    private(set) var signedInIDToken: String?
+    /// The last ID token any token response carried, accepted or not; only a defect uses it.
+    private(set) var lastReceivedIDToken: String?
 
     init(
         registration: Registration,
@@ -78,6 +82,7 @@ actor OpenIDRelyingParty {
         accessToken: String,
         context: IDTokenValidator.Context
     ) async -> Result<Void, ClientFailure> {
+        lastReceivedIDToken = idToken
         let validator: IDTokenValidator
         switch await self.idTokenValidator() {
         case .success(let ready): validator = ready
@@ -86,6 +91,7 @@ actor OpenIDRelyingParty {
         switch await validator.validate(idToken, accessToken: accessToken, context: context) {
         case .success(let accepted):
             signedIn = accepted
+            signedInIDToken = idToken
             return .success(())
         case .failure(let refusal):
             return .failure(refusal.clientFailure)
@@ -121,6 +127,7 @@ actor OpenIDRelyingParty {
 
     func signOut() {
         signedIn = nil
+        signedInIDToken = nil
     }
 
     // MARK: Discovery and keys
