@@ -17,7 +17,9 @@ from oauth_adapter import Adapter, ClientError, serve, type_name
 
 PROACTIVE_WINDOW = 300.0  # seconds; the proactive profile declares refresh_window: 300s
 
-BASE_CAPABILITIES = ["refresh_on_401", "authorization_code", "restart", "custom_ca", "concurrency", "openid"]
+BASE_CAPABILITIES = [
+    "refresh_on_401", "authorization_code", "restart", "custom_ca", "concurrency", "openid", "id_token_exchange",
+]
 
 
 class IndependentAdapter(Adapter):
@@ -47,6 +49,7 @@ class IndependentAdapter(Adapter):
             refresh_window=PROACTIVE_WINDOW if self.mode == "proactive" else None,
             openid_configuration_url=environment.get("openid_configuration_url"),
             id_token_signing_alg=environment.get("id_token_signing_alg") or "RS256",
+            app_server_token_endpoint=environment.get("app_server_token_endpoint"),
         ))
 
     def login(self, grant):
@@ -66,6 +69,10 @@ class IndependentAdapter(Adapter):
 
     def userinfo(self):
         return self.client.userinfo()
+
+    def exchange(self):
+        """Leg 2 of a third-party sign-in (capability id_token_exchange)."""
+        self.client.exchange()
 
     def identity(self):
         return self.client.identity() if self.client is not None else None

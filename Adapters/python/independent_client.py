@@ -65,6 +65,7 @@ TLS = "tls"
 UNSUPPORTED = "unsupported"
 ID_TOKEN = "id_token"
 USERINFO = "userinfo"
+EXCHANGE_REFUSED = "exchange_refused"
 
 
 class ClientFailure(Exception):
@@ -105,6 +106,9 @@ class ClientConfig:
     refresh_window: Optional[float] = None
     openid_configuration_url: Optional[str] = None
     id_token_signing_alg: str = "RS256"  # the registered id_token_signed_response_alg
+    # The app's own server (leg 2 of a third-party sign-in): its token endpoint, whose origin also
+    # serves the app's resource. None: the application has no server of its own.
+    app_server_token_endpoint: Optional[str] = None
     connect_timeout: float = 5.0
     read_timeout: float = 10.0
 
@@ -122,6 +126,10 @@ class TokenSet:
     identity: Optional[dict] = None
     # The raw ID token of the response these tokens came in, until it is validated; never persisted.
     id_token: Optional[str] = dataclasses.field(default=None, repr=False)
+    # The ID token accepted last (sign-in, or a refresh that brought one) and its exp: what leg 2 of
+    # a third-party sign-in trades at the app's own server. Persisted with the tokens.
+    accepted_id_token: Optional[str] = dataclasses.field(default=None, repr=False)
+    accepted_id_token_exp: Optional[float] = None
 
     @property
     def lifetime(self) -> Optional[float]:
@@ -141,6 +149,7 @@ class TokenSet:
             access_token=data["access_token"], refresh_token=data.get("refresh_token"),
             expires_at=data.get("expires_at"), received_at=data.get("received_at", 0.0), grant=data.get("grant", "unknown"),
             identity=data.get("identity"),
+            accepted_id_token=data.get("accepted_id_token"), accepted_id_token_exp=data.get("accepted_id_token_exp"),
         )
 
 
@@ -150,8 +159,8 @@ class TokenStore:
 
     FILE_NAME = "independent-client-tokens.json"
 
-    def __init__(self, storage_dir: Optional[str]):
-        self._path = os.path.join(storage_dir, self.FILE_NAME) if storage_dir else None
+    def __init__(self, storage_dir: Optional[str], file_name: str = FILE_NAME):
+        self._path = os.path.join(storage_dir, file_name) if storage_dir else None
         self._lock = threading.Lock()
         self._tokens = self._load()
 
@@ -359,14 +368,17 @@ class _Answer:
 
 
 class TokenEndpoint:
-    """POSTs grants to the token endpoint: client credentials in the body, redirects never
-    followed, the answer read with a size bound, one retry after an outage unless told to wait."""
+    """POSTs grants to a token endpoint: client credentials in the body (the provider's only),
+    redirects never followed, the answer read with a size bound, one retry after an outage unless
+    told to wait. `url` None is the provider's; the app server's gets no client credentials."""
 
     LARGEST_BODY = 1 << 20
     ATTEMPTS = 2
 
-    def __init__(self, config: ClientConfig, http: requests.Session, clock: Callable[[], float]):
+    def __init__(self, config: ClientConfig, http: requests.Session, clock: Callable[[], float], url: Optional[str] = None):
         self._config = config
+        self._url = url or config.token_endpoint
+        self._authenticates = url is None  # the provider's secret never leaves for another server
         self._http = http
         self._clock = clock
         self._gate = RetryAfterGate(clock)
@@ -394,10 +406,12 @@ class TokenEndpoint:
 
     def _post(self, form: list) -> _Answer:
         config = self._config
-        fields = list(form) + [("client_id", config.client_id), ("client_secret", config.client_secret)]
+        fields = list(form)
+        if self._authenticates:
+            fields += [("client_id", config.client_id), ("client_secret", config.client_secret)]
         try:
             response = self._http.post(
-                config.token_endpoint, data=fields, headers={"Accept": "application/json"},
+                self._url, data=fields, headers={"Accept": "application/json"},
                 allow_redirects=False, stream=True, verify=config.ca_file or True,
                 timeout=(config.connect_timeout, config.read_timeout),
             )
@@ -773,18 +787,26 @@ class OpenIDRelyingParty:
             raise ClientFailure(ID_TOKEN, "the sign-in's token response carries no id_token (Core §3.1.3.3)")
         claims = self._validator().validate(tokens.id_token, tokens.access_token, nonce)
         identity = {"iss": claims["iss"], "sub": claims["sub"], "aud": claims["aud"]}
-        return dataclasses.replace(tokens, identity=identity, id_token=None)
+        return dataclasses.replace(
+            tokens, identity=identity, id_token=None, accepted_id_token=tokens.id_token, accepted_id_token_exp=float(claims["exp"]),
+        )
 
     def accept_refresh(self, held: TokenSet, renewed: TokenSet) -> TokenSet:
         """The refreshed tokens keeping the user of `held`, or a refusal of the whole response."""
         if held.identity is None or renewed.id_token is None:
-            # Nobody signed in, or no ID token: §12.2 allows a refresh without one; the user stays.
-            return dataclasses.replace(renewed, identity=held.identity, id_token=None)
+            # Nobody signed in, or no ID token: §12.2 allows a refresh without one; the user stays,
+            # and so does the ID token accepted last.
+            return dataclasses.replace(
+                renewed, identity=held.identity, id_token=None,
+                accepted_id_token=held.accepted_id_token, accepted_id_token_exp=held.accepted_id_token_exp,
+            )
         claims = self._validator().validate(renewed.id_token, renewed.access_token, nonce=None)
         for name in ("iss", "sub", "aud"):
             if claims[name] != held.identity.get(name):
                 raise ClientFailure(ID_TOKEN, f"the refreshed ID token's {name} is not the signed-in user's (Core §12.2); the refresh is refused")
-        return dataclasses.replace(renewed, identity=held.identity, id_token=None)
+        return dataclasses.replace(
+            renewed, identity=held.identity, id_token=None, accepted_id_token=renewed.id_token, accepted_id_token_exp=float(claims["exp"]),
+        )
 
     def userinfo_endpoint(self) -> str:
         endpoint = self.discovery.metadata().userinfo_endpoint
@@ -855,6 +877,100 @@ def is_invalid_token_challenge(response: requests.Response) -> bool:
 
 
 # ---------------------------------------------------------------------------------------------
+# Leg 2 of a third-party sign-in: the app's own server
+
+
+def same_origin(url: str, other: str) -> bool:
+    """RFC 6454 origins: scheme, host and port (the default port filled in) all equal."""
+    a, b = urllib.parse.urlsplit(url), urllib.parse.urlsplit(other)
+    defaults = {"http": 80, "https": 443}
+    try:
+        ports = (a.port or defaults.get(a.scheme.lower()), b.port or defaults.get(b.scheme.lower()))
+    except ValueError:
+        return False
+    return a.scheme.lower() == b.scheme.lower() and (a.hostname or "") == (b.hostname or "") and ports[0] == ports[1]
+
+
+class AppServerSession:
+    """The app's own session at the app's own server, begun by presenting the signed-in user's ID
+    token as an RFC 7523 §2.1 JWT bearer assertion (not an RFC 8693 token exchange), and renewed
+    there with the app's refresh token (RFC 6749 §6). When the app server refuses that refresh
+    (invalid_grant), the session begins again with an ID token that has not expired, which
+    `fresh_id_token` supplies (refreshing at the provider, OIDC Core §12.2, when it must).
+
+    The app's tokens go to the app server's origin alone, and nothing of the provider's but the ID
+    token ever does: no client secret, no provider access or refresh token. They are kept in a
+    token file of their own, apart from the provider's. Renewals are serialized by one lock; a
+    caller that finds the token it would replace already replaced uses the replacement."""
+
+    GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+    FILE_NAME = "independent-client-app-tokens.json"
+
+    def __init__(self, config: ClientConfig, http: requests.Session, clock: Callable[[], float],
+                 policy: "RefreshPolicy", fresh_id_token: Callable[[], str]):
+        self.token_endpoint_url = config.app_server_token_endpoint
+        self._endpoint = TokenEndpoint(config, http, clock, url=config.app_server_token_endpoint)
+        self._store = TokenStore(config.storage_dir, self.FILE_NAME)
+        self._clock = clock
+        self._policy = policy
+        self._fresh_id_token = fresh_id_token
+        self._renewal = threading.Lock()
+
+    def serves(self, url: str) -> bool:
+        return same_origin(url, self.token_endpoint_url)
+
+    def begin(self, id_token: str) -> None:
+        """Trades the ID token for the app's tokens (replacing any held)."""
+        try:
+            tokens = self._endpoint.obtain([("grant_type", self.GRANT), ("assertion", id_token)], self.GRANT)
+        except ClientFailure as failure:
+            raise self._as_leg_two(failure, "refused the ID token") from None
+        self._store.replace(tokens)
+
+    def end(self) -> None:
+        self._store.discard()
+
+    def access_token(self) -> str:
+        """The app's access token to send now: renewed first when the refresh policy says so."""
+        held = self._store.current()
+        if held is None:
+            raise ClientFailure(AUTHORIZATION_REQUIRED, "no session at the app server: exchange the sign-in there first")
+        if self._policy.due(held, self._clock()):
+            return self.renew(replacing=held.access_token)
+        return held.access_token
+
+    def renew(self, replacing: str) -> str:
+        """The app's refresh token first; on invalid_grant, a new assertion with a fresh ID token."""
+        with self._renewal:
+            held = self._store.current()
+            if held is not None and held.access_token != replacing:
+                return held.access_token  # another caller renewed it meanwhile
+            if held is not None and held.refresh_token is not None:
+                form = [("grant_type", "refresh_token"), ("refresh_token", held.refresh_token)]
+                try:
+                    renewed = self._endpoint.obtain(form, self.GRANT, previous=held)
+                    self._store.replace(renewed)
+                    return renewed.access_token
+                except ClientFailure as failure:
+                    if failure.oauth_error != "invalid_grant":
+                        raise self._as_leg_two(failure, "refused to renew the app's tokens") from None
+                    log.info("the app server refused the app's refresh token (invalid_grant); exchanging the sign-in again")
+            self._store.discard()  # the app's grant is dead; only a new assertion helps
+            self.begin(self._fresh_id_token())
+            return self._store.current().access_token
+
+    @staticmethod
+    def _as_leg_two(failure: ClientFailure, what: str) -> ClientFailure:
+        """The app server's answer in leg 2's terms: an outage stays transient; a refusal is the
+        app server's, never leg 1's (the user stays signed in with the provider)."""
+        if failure.category in (TRANSIENT, TLS):
+            return ClientFailure(failure.category, f"the app server (leg 2) could not answer: {failure.message}")
+        if failure.oauth_error is not None or failure.category in (AUTHORIZATION_REQUIRED, INVALID_CLIENT, OAUTH_ERROR):
+            return ClientFailure(EXCHANGE_REFUSED, f"the app server {what} (leg 2): {failure.message}", oauth_error=failure.oauth_error)
+        return ClientFailure(failure.category, f"the app server (leg 2): {failure.message}")
+
+
+# ---------------------------------------------------------------------------------------------
 # The client
 
 
@@ -879,6 +995,9 @@ class IndependentClient:
         self._refresher = SingleFlightRefresher(self._store, self._renew)
         self._authorization = AuthorizationFlow(self._config)
         self._relying_party = OpenIDRelyingParty(self._config, self._http, self._clock)
+        self._app_server = None
+        if self._config.app_server_token_endpoint:
+            self._app_server = AppServerSession(self._config, self._http, self._clock, self._policy, self._fresh_id_token)
 
     # -- application operations --
 
@@ -917,6 +1036,15 @@ class IndependentClient:
         tokens = self._token_endpoint.obtain(form, "authorization_code")
         # Stored only once its ID token passed: a refused one leaves none of its tokens behind.
         self._store.replace(self._relying_party.accept_sign_in(tokens, nonce))
+        if self._app_server is not None:
+            self._app_server.end()  # a new sign-in: the app's session, if any, was another's
+
+    def exchange(self) -> None:
+        """Leg 2 of a third-party sign-in: the signed-in user's ID token, as a JWT bearer assertion
+        (RFC 7523 §2.1), for the app's own tokens at the app's own server."""
+        if self._app_server is None:
+            raise ClientFailure(UNSUPPORTED, "no app server is configured: there is nowhere to exchange the sign-in")
+        self._app_server.begin(self._fresh_id_token())
 
     def userinfo(self) -> dict:
         held = self._store.current()
@@ -932,6 +1060,8 @@ class IndependentClient:
         return {"iss": held.identity["iss"], "sub": held.identity["sub"]}
 
     def request(self, method: str, url: str, headers: Optional[dict] = None, body=None) -> requests.Response:
+        if self._app_server is not None and self._app_server.serves(url):
+            return self._app_request(method, url, headers, body)
         token = self._token_to_send()
         response = self._send(method, url, headers, body, token)
         if not is_invalid_token_challenge(response):
@@ -958,6 +1088,41 @@ class IndependentClient:
         self._http.close()
 
     # -- internals --
+
+    def _app_request(self, method: str, url: str, headers: Optional[dict], body) -> requests.Response:
+        """A call to the app server's origin: the app's tokens only, one renewal and one replay."""
+        token = self._app_server.access_token()
+        response = self._send(method, url, headers, body, token)
+        if not is_invalid_token_challenge(response):
+            return response
+        replacement = self._app_server.renew(replacing=token)
+        response.close()
+        return self._send(method, url, headers, body, replacement)
+
+    # An ID token with less than this left is not traded: it could expire on its way.
+    ID_TOKEN_MARGIN = 5.0
+
+    def _fresh_id_token(self) -> str:
+        """The signed-in user's ID token, still valid for a while; when it is not, the provider's
+        refresh (through the relying-party path that validates the refreshed ID token, Core
+        §12.2) brings a new one. An expired ID token is never handed out."""
+        held = self._store.current()
+        if held is None or held.identity is None or held.accepted_id_token is None:
+            raise ClientFailure(AUTHORIZATION_REQUIRED, "nobody is signed in with the provider (leg 1): nothing to exchange")
+        if self._id_token_usable(held):
+            return held.accepted_id_token
+        if not self._renewable(held):
+            raise ClientFailure(AUTHORIZATION_REQUIRED, "the sign-in's ID token has expired and cannot be renewed: sign in again")
+        renewed = self._refresher.refresh(replacing=held.access_token)
+        if renewed is None or renewed.identity is None or renewed.accepted_id_token is None:
+            raise ClientFailure(AUTHORIZATION_REQUIRED, "nobody is signed in with the provider any more: sign in again")
+        if not self._id_token_usable(renewed):
+            raise ClientFailure(AUTHORIZATION_REQUIRED, "the provider's refresh brought no new ID token and the old one has expired: sign in again")
+        return renewed.accepted_id_token
+
+    def _id_token_usable(self, tokens: TokenSet) -> bool:
+        exp = tokens.accepted_id_token_exp
+        return exp is not None and self._clock() + self.ID_TOKEN_MARGIN < exp
 
     def _token_to_send(self) -> str:
         flight = self._refresher.wait_for_flight()  # callers wait for a refresh under way

@@ -121,6 +121,13 @@ class Adapter:
         """{iss, sub} of the ID token accepted last, or None."""
         return None
 
+    # A third-party sign-in's leg 2 (capability id_token_exchange).
+
+    def exchange(self):
+        """Trade the signed-in user's ID token at the app server (environment field
+        app_server_token_endpoint) for the app's tokens; nobody signed in is authorization_required."""
+        raise ClientError("unsupported", "exchanging the sign-in at an app server is not implemented")
+
     def tokens(self):
         """The tokens held now: dict with access_token, refresh_token, expires_at; or None."""
         return None
@@ -189,8 +196,8 @@ class SessionAdapter(Adapter):
 
 
 def call(adapter, operation):
-    """Runs one login, request, restart, complete_authorization, complete_sign_in or userinfo on
-    the adapter; returns what its method returned (for a request, the response; for userinfo,
+    """Runs one login, request, restart, complete_authorization, complete_sign_in, userinfo or
+    exchange on the adapter; returns what its method returned (for a request, the response; for userinfo,
     the claims)."""
     op = operation.get("op")
     if op == "login":
@@ -205,6 +212,8 @@ def call(adapter, operation):
         return adapter.complete_sign_in(operation["redirect_url"])
     if op == "userinfo":
         return adapter.userinfo()
+    if op == "exchange":
+        return adapter.exchange()
     raise ClientError("unsupported", f"unknown operation {op}")
 
 
