@@ -65,6 +65,7 @@ struct AdapterSuiteTests {
         "python/authlib.yaml",
         "python/authlib-async.yaml",
         "python/requests-oauthlib.yaml",
+        "python/requests-oauth2client.yaml",
         "go/x-oauth2.yaml",
         "java/google-oauth-client.yaml",
     ]

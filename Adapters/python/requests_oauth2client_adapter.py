@@ -1,0 +1,290 @@
+"""requests-oauth2client (Guillaume Pujol's OAuth2Client and its requests auth handlers) behind the
+adapter protocol, used as its README shows: an OAuth2Client for the token endpoint (client_secret_post,
+the library's default), a grant method of that client for each sign-in, and the token handed to an
+OAuth2AccessTokenAuth (or an OAuth2ClientCredentialsAuth) on the application's requests.Session, which
+renews it once it is inside the handler's leeway. The library reads datetime.now() and takes no clock,
+so the profile runs this under libfaketime.
+
+OpenID Connect goes through the library's own relying-party code: OAuth2Client.from_discovery_endpoint
+(the document, checked against the issuer, and the JWKS), authorization_request (state, nonce, PKCE),
+AuthorizationRequest.validate_callback and authorization_code(AuthorizationResponse), which calls
+BearerToken.validate_id_token; then OAuth2Client.userinfo."""
+
+import os
+import threading
+from importlib.metadata import version
+from urllib.parse import urlsplit
+
+import jwskate
+import requests
+from requests_oauth2client import (
+    AuthorizationResponseError,
+    ExpiredAccessToken,
+    InvalidAuthResponse,
+    InvalidIdToken,
+    MissingRefreshToken,
+    NonRenewableTokenError,
+    OAuth2AccessTokenAuth,
+    OAuth2Client,
+    OAuth2ClientCredentialsAuth,
+    OAuth2Error,
+    TokenSerializer,
+)
+
+from oauth_adapter import ClientError, SessionAdapter, category_for_code, serve, type_name
+
+# What the library raises when it refuses an ID token: its own InvalidIdToken family from
+# validate_id_token, and the jwskate errors of the signature check it calls without catching them
+# (SignedJwt.verify: InvalidSignature; the key's algorithm selection: UnsupportedAlg, MismatchingAlg).
+ID_TOKEN_REFUSALS = (InvalidIdToken, jwskate.InvalidSignature, jwskate.UnsupportedAlg, jwskate.MismatchingAlg)
+
+# The library's ways of saying it holds no token it can use or renew: only a new sign-in helps.
+NO_USABLE_TOKEN = (NonRenewableTokenError, ExpiredAccessToken, MissingRefreshToken)
+
+
+class RequestsOAuth2ClientAdapter(SessionAdapter):
+    name = "requests-oauth2client"
+    version = f"{version('requests-oauth2client')} (jwskate {version('jwskate')})"
+    capabilities = ["proactive_refresh", "authorization_code", "restart", "custom_ca", "concurrency", "openid"]
+    provider_session = None
+
+    def reset(self, environment):
+        self.environment = environment
+        self.token_file = os.path.join(environment["storage_dir"], "requests-oauth2client-token.json")
+        self.serializer = TokenSerializer()  # the library's own (de)serialization for stored tokens
+        self.save_lock = threading.Lock()  # requests of one concurrently batch finish on several threads
+        self._launch(saved=None)
+
+    def _launch(self, saved):
+        """What an application builds at start: its HTTP sessions, its OAuth2Client, and the auth
+        handler over the token it stored (none at first)."""
+        env = self.environment
+        saved = saved or {}
+        token = self.serializer.loads(saved["token"].encode()) if saved.get("token") else None
+        # One session for the authorization server, one for the resource: the auth handler sits on
+        # the resource's session only, so the bearer token never goes to the token, discovery or
+        # JWKS endpoints (OAuth2Client leaves auth=None on its JWKS request, which would let a
+        # session-wide handler in).
+        self.provider_session = self._http_session()
+        self.session = self._http_session()
+        # OAuth2Client refuses endpoint URIs that are not https (InvalidEndpointUri) unless
+        # testing=True, its documented switch for that. The provider speaks plain HTTP on loopback
+        # unless a scenario asks for TLS, so the switch is set then only: with TLS, the library's
+        # own URI checks run.
+        self.testing = urlsplit(env["token_endpoint"]).scheme == "http"
+        self.client = OAuth2Client(
+            token_endpoint=env["token_endpoint"],
+            authorization_endpoint=env["authorization_endpoint"],
+            redirect_uri=env["redirect_uri"],
+            # RFC 9207 as the README configures it: the issuer on the client, which
+            # authorization_request() copies into each AuthorizationRequest; and the provider's
+            # advertised support (authorization_response_iss_parameter_supported: true in its
+            # RFC 8414 metadata), the client setting from_discovery_document fills from that
+            # document. authorization_request() does not pass this one on (see the profile).
+            issuer=env["issuer"],
+            authorization_response_iss_parameter_supported=True,
+            client_id=env["client_id"],
+            client_secret=env["client_secret"],
+            session=self.provider_session,
+            testing=self.testing,
+        )
+        self.oidc_client = None  # discovered at the first sign-in, then kept (with its JWKS)
+        self.pending = None  # the AuthorizationRequest whose redirect is awaited
+        self.identity_claims = saved.get("identity")
+        grant = saved.get("grant", "password")
+        self._use(grant, OAuth2ClientCredentialsAuth(self.client, token=token) if grant == "client_credentials"
+                  else OAuth2AccessTokenAuth(self.client, token))
+
+    def _http_session(self):
+        session = requests.Session()
+        if self.environment.get("ca_file"):
+            session.verify = self.environment["ca_file"]
+        return session
+
+    def _use(self, grant, auth):
+        """The handler the application's resource calls go through from now on."""
+        self.grant = grant
+        self.session.auth = auth
+
+    def _save(self):
+        # The library has no callback for a renewed token: it replaces OAuth2AccessTokenAuth.token
+        # inside the handler. So the application stores the handler's token after every
+        # operation, with the library's TokenSerializer, and the signed-in user beside it.
+        with self.save_lock:
+            token = self.session.auth.token
+            if token is not None:
+                stored = self.serializer.dumps(token).decode()
+                self.persist({"grant": self.grant, "token": stored, "identity": self.identity_claims})
+
+    def login(self, grant):
+        env = self.environment
+        try:
+            if grant == "password":
+                # The token (with its refresh token) goes to OAuth2AccessTokenAuth, which refreshes
+                # with the refresh token. (OAuth2ResourceOwnerPasswordAuth would keep the password
+                # and send the password grant again at every expiry instead.)
+                token = self.client.resource_owner_password(username=env["username"], password=env["password"])
+                self.identity_claims = None
+                self._use("password", OAuth2AccessTokenAuth(self.client, token))
+            elif grant == "client_credentials":
+                # The README's handler for this grant: it asks again whenever it has no valid token.
+                # renew_token() makes it ask now rather than at the first call.
+                auth = OAuth2ClientCredentialsAuth(self.client)
+                self.identity_claims = None
+                self._use("client_credentials", auth)
+                auth.renew_token()
+            elif grant == "refresh_token":
+                # The handler's own "obtain a new token now" call: OAuth2AccessTokenAuth refreshes
+                # with the refresh token it holds, and returns quietly when it holds none;
+                # OAuth2ClientCredentialsAuth asks for a new client_credentials token.
+                self.session.auth.renew_token()
+            else:
+                raise ClientError("unsupported", f"login {grant}")
+        finally:
+            self._save()
+
+    def request(self, method, url, headers, body):
+        try:
+            return super().request(method, url, headers, body)
+        finally:
+            self._save()
+
+    def authorization_url(self):
+        # state, PKCE S256 and the expected issuer come from the library; no scope, so no nonce
+        # (authorization_request's default scope is "openid").
+        self.pending = self.client.authorization_request(scope=None)
+        return self.pending.uri
+
+    def complete_authorization(self, redirect_url):
+        azr = self._validated_callback(redirect_url)
+        try:
+            token = self.client.authorization_code(azr)
+            self.identity_claims = None
+            self._use("authorization_code", OAuth2AccessTokenAuth(self.client, token))
+        finally:
+            self._save()
+
+    def _validated_callback(self, redirect_url):
+        # One redirect per request: validate_callback compares state (and iss, when the response
+        # carries one) with the request it belongs to, and raises the redirect's error, if any.
+        pending, self.pending = self.pending, None
+        if pending is None:
+            raise ClientError("protocol", "an authorization response arrived with no authorization request pending")
+        return pending.validate_callback(redirect_url)
+
+    def _oidc(self):
+        """The client as the README makes one for an OpenID provider: from its discovery document,
+        which must name the expected issuer; the JWKS is fetched with it, once."""
+        if self.oidc_client is None:
+            env = self.environment
+            self.oidc_client = OAuth2Client.from_discovery_endpoint(
+                url=env["openid_configuration_url"],
+                issuer=env["issuer"],
+                client_id=env["client_id"],
+                client_secret=env["client_secret"],
+                session=self.provider_session,
+                testing=self.testing,
+                redirect_uri=env["redirect_uri"],
+                # The algorithm this client registered; validate_id_token refuses any other.
+                id_token_signed_response_alg=env.get("id_token_signing_alg") or "RS256",
+            )
+        return self.oidc_client
+
+    def sign_in_url(self):
+        # authorization_request's defaults: scope openid, a fresh state and nonce
+        # (secrets.token_urlsafe(32)), PKCE S256.
+        self.pending = self._oidc().authorization_request()
+        return self.pending.uri
+
+    def complete_sign_in(self, redirect_url):
+        azr = self._validated_callback(redirect_url)
+        client = self._oidc()
+        try:
+            # With an AuthorizationResponse, authorization_code calls validate_id_token on the
+            # response's ID token; a refusal raises before the application holds any of its tokens.
+            token = client.authorization_code(azr)
+            self.identity_claims = self._identity_of(token.id_token)
+            self._use("openid", OAuth2AccessTokenAuth(client, token))
+        finally:
+            self._save()
+
+    @staticmethod
+    def _identity_of(id_token):
+        """The user an accepted ID token names. The library accepts ID tokens without iss or sub
+        (validate_id_token requires neither); such a token names nobody the protocol can report,
+        so the application holds no identity then."""
+        if id_token is None:
+            return None
+        iss, sub = id_token.get_claim("iss"), id_token.get_claim("sub")
+        return {"iss": iss, "sub": sub} if isinstance(iss, str) and isinstance(sub, str) else None
+
+    def userinfo(self):
+        client = self._oidc()
+        try:
+            # OAuth2Client.userinfo with the token the application holds; it does not renew it.
+            return client.userinfo(self.session.auth.token)
+        except requests.exceptions.HTTPError as exception:
+            # on_userinfo_error is raise_for_status(): the status is all the library surfaces.
+            status = exception.response.status_code if exception.response is not None else 0
+            if status >= 500 or status == 429:
+                category = "transient"
+            elif status == 401:
+                category = "authorization_required"  # the access token (or its absence) was refused
+            else:
+                category = "userinfo"
+            raise ClientError(category, str(exception), type_name=type_name(exception)) from exception
+        except requests.exceptions.JSONDecodeError as exception:
+            raise ClientError("userinfo", str(exception), type_name=type_name(exception)) from exception
+
+    def identity(self):
+        return self.identity_claims
+
+    def tokens(self):
+        token = self.session.auth.token if self.session is not None else None
+        if token is None:
+            return None
+        expires_at = token.expires_at.timestamp() if token.expires_at else None
+        return {"access_token": token.access_token, "refresh_token": token.refresh_token, "expires_at": expires_at}
+
+    def restart(self):
+        # A relaunched application: new sessions, client and handler from what was stored.
+        saved = self.persisted()
+        self.end()
+        self._launch(saved)
+
+    def end(self):
+        for session in (self.session, self.provider_session):
+            if session is not None:
+                session.close()
+
+    def classify(self, exception):
+        name = type_name(exception)
+        message = str(exception) or repr(exception)
+        if isinstance(exception, OAuth2Error):
+            # An endpoint answered with an error. EndpointError and its subclasses (InvalidGrant,
+            # InvalidClient, …) carry the RFC 6749 §5.2 code in .error; InvalidTokenResponse (a body
+            # that is neither a token nor a standard error) carries none. Both carry the response.
+            code = getattr(exception, "error", None)
+            status = exception.response.status_code if exception.response is not None else 0
+            if status >= 500 or status == 429:
+                category = "transient"
+            else:
+                category = category_for_code(code) if code else "protocol"
+            return ClientError(category, message, oauth_error=code, type_name=name)
+        if isinstance(exception, AuthorizationResponseError):
+            # error= in the redirect; the exception sets .error and .description but no message.
+            code = exception.error
+            text = f"{code}: {exception.description}" if exception.description else code
+            return ClientError(category_for_code(code), text, oauth_error=code, type_name=name)
+        if isinstance(exception, InvalidAuthResponse):
+            # MismatchingState, MissingIssuer, MismatchingIssuer, MissingAuthCode.
+            return ClientError("protocol", message, type_name=name)
+        if isinstance(exception, ID_TOKEN_REFUSALS):
+            return ClientError("id_token", message, type_name=name)
+        if isinstance(exception, NO_USABLE_TOKEN):
+            return ClientError("authorization_required", message, type_name=name)
+        return super().classify(exception)
+
+
+if __name__ == "__main__":
+    serve(RequestsOAuth2ClientAdapter())
