@@ -19,6 +19,9 @@ public struct ProviderSettings: Sendable, Equatable {
     public var idTokens: IDTokenPolicy
     /// The lifetimes of the tokens the app server on the other origin issues for an ID token.
     public var appServerTokens: TokenPolicy
+    /// The clock skew the client under test declares it allows on ID token times, so that rules
+    /// can place `exp` or `iat` just beyond it, or just inside it (`fromNowInClientSkews`).
+    public var clientIDTokenClockSkew: Duration = .zero
 
     public init(
         client: ClientCredentials = .init(id: "conformance-client", secret: "conformance-secret"),

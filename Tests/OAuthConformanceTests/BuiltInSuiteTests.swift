@@ -360,6 +360,26 @@ struct BuiltInSuiteTests {
             brokenExpectation: "every authorize request has a nonce of its own"
         ),
         Proof(
+            scenario: "oidc/id-token-expired-within-declared-skew-accepted",
+            defect: "clock-skew-narrower-than-declared",
+            brokenExpectation: "step 1 (sign_in) outcome"
+        ),
+        Proof(
+            scenario: "oidc/id-token-issued-within-declared-skew-accepted",
+            defect: "clock-skew-narrower-than-declared",
+            brokenExpectation: "step 1 (sign_in) outcome"
+        ),
+        Proof(
+            scenario: "oidc/id-token-expired-beyond-declared-skew-refused",
+            defect: "id-token-ignores-exp",
+            brokenExpectation: "step 1 (sign_in) outcome"
+        ),
+        Proof(
+            scenario: "oidc/id-token-issued-beyond-declared-skew-refused",
+            defect: "id-token-ignores-iat",
+            brokenExpectation: "step 1 (sign_in) outcome"
+        ),
+        Proof(
             scenario: "oidc/third-party-sign-in/refused-sign-in-never-exchanged",
             defect: "exchanges-refused-id-token",
             brokenExpectation: "no app_token requests"

@@ -127,6 +127,28 @@ struct OpenIDConnectRunTests {
         #expect(outcome.observed.contains("unexpected"))
     }
 
+    @Test("the skew scenarios place exp and iat around the declared skew, and are skipped without one")
+    func declaredClockSkew() async throws {
+        let scenario = "oidc/id-token-expired-within-declared-skew-accepted"
+        let passed = try await run(scenario, ReferenceClientFactory())
+        #expect(passed.verdict == .passed)
+        // The reference client declares 60 s: exp 45 s and iat 2 min before the sign-in's instant.
+        let idToken = try #require(passed.transcript?.idTokens.first)
+        let issuedAt = Int(VirtualClock.defaultOrigin.timeIntervalSince1970)
+        #expect(idToken.claims["exp"] == .integer(issuedAt - 45))
+        #expect(idToken.claims["iat"] == .integer(issuedAt - 120))
+        // Declaring 5 minutes moves the claims with it; the client allows only 60 s, so it refuses.
+        let wider = try await run(scenario, ReducedProfileFactory { $0.idTokenClockSkew = .seconds(300) })
+        #expect(wider.transcript?.idTokens.first?.claims["exp"] == .integer(issuedAt - 285))
+        #expect(wider.verdict == .failed)
+        let undeclared = try await run(scenario, ReducedProfileFactory { $0.idTokenClockSkew = nil })
+        guard case .skipped(let reason) = undeclared.verdict else {
+            Issue.record("not skipped: \(undeclared.verdict)")
+            return
+        }
+        #expect(reason.contains("policies.id_token_clock_skew"))
+    }
+
     @Test("a client without openid skips the whole area, naming the capability")
     func withoutOpenID() async throws {
         var capabilities = ReferenceClientFactory().profile.capabilities
@@ -231,6 +253,47 @@ struct OpenIDConnectLanguageTests {
         #expect(silent.contains { $0.contains("openid needs policies.id_token_signature") })
         let listed = profile("[openid, id_token_signature]", policies: "id_token_signature: checked").diagnostics
         #expect(listed.contains { $0.description.contains("id_token_signature is declared as a policy") })
+    }
+
+    @Test("a profile declares the ID token clock skew it allows, as a duration")
+    func clockSkewPolicy() throws {
+        let declared = try #require(
+            profile("[openid]", policies: "id_token_signature: checked, id_token_clock_skew: 5m").profile
+        )
+        #expect(declared.idTokenClockSkew == .seconds(300))
+        let garbled = profile("[openid]", policies: "id_token_signature: checked, id_token_clock_skew: soon")
+        #expect(garbled.diagnostics.contains { $0.description.contains("id_token_clock_skew") })
+    }
+
+    @Test("from_now takes durations and the client's declared skew, joined by + and -, and nothing else")
+    func fromNowAroundTheDeclaredSkew() throws {
+        func alteration(_ fromNow: String) -> (IDTokenAlteration?, [String]) {
+            let text =
+                header.replacingOccurrences(
+                    of: "steps:",
+                    with: """
+                        provider:
+                          rules:
+                            - when: { endpoint: token }
+                              id_token: { from_now: { exp: "\(fromNow)" } }
+                        steps:
+                        """
+                ) + "expect:\n  - same_user: kept\n"
+            let diagnostics = Fixtures.diagnostics(text).map(\.description)
+            let scenario = try? Fixtures.scenario(text)
+            guard case .alterIDToken(let alteration)? = scenario?.provider.rules.first?.action else {
+                return (nil, diagnostics)
+            }
+            return (alteration, diagnostics)
+        }
+        let beyond = try #require(alteration("-client.id_token_clock_skew - 30s").0)
+        #expect(beyond.fromNow == ["exp": .seconds(-30)])
+        #expect(beyond.fromNowInClientSkews == ["exp": -1])
+        let plain = try #require(alteration("-1h").0)
+        #expect(plain.fromNow == ["exp": .seconds(-3600)] && plain.fromNowInClientSkews.isEmpty)
+        let wrong = alteration("client.refresh_window - 5s")
+        #expect(wrong.0 == nil)
+        #expect(wrong.1.contains { $0.contains("client.id_token_clock_skew") })
     }
 }
 

@@ -33,26 +33,40 @@ public struct IDTokenAlteration: Sendable, Equatable {
     public var signing: Signing?
     public var keyID: KeyID?
 
+    /// Claims moved this many times the clock skew the client declares further from now, on top of
+    /// `fromNow`: `exp` a minute beyond the client's skew in the past is `fromNow: -1m` with `-1` here.
+    public var fromNowInClientSkews: [String: Int]
+
     public init(
         set: [String: JSONValue] = [:],
         omit: Set<String> = [],
         fromNow: [String: Duration] = [:],
+        fromNowInClientSkews: [String: Int] = [:],
         signing: Signing? = nil,
         keyID: KeyID? = nil
     ) {
         self.set = set
         self.omit = omit
         self.fromNow = fromNow
+        self.fromNowInClientSkews = fromNowInClientSkews
         self.signing = signing
         self.keyID = keyID
     }
 
     /// The claims as altered; `unixTime` turns an instant of virtual time into seconds since 1970.
-    func apply(to claims: [String: JSONValue], now: Duration, unixTime: (Duration) -> Int) -> [String: JSONValue] {
+    func apply(
+        to claims: [String: JSONValue],
+        now: Duration,
+        clientClockSkew: Duration,
+        unixTime: (Duration) -> Int
+    ) -> [String: JSONValue] {
         var altered = claims
         for name in omit { altered[name] = nil }
         altered.merge(set) { _, scripted in scripted }
-        for (name, offset) in fromNow { altered[name] = .integer(unixTime(now + offset)) }
+        for name in Set(fromNow.keys).union(fromNowInClientSkews.keys) {
+            let offset = (fromNow[name] ?? .zero) + clientClockSkew * (fromNowInClientSkews[name] ?? 0)
+            altered[name] = .integer(unixTime(now + offset))
+        }
         return altered
     }
 }

@@ -41,7 +41,18 @@ struct IDTokenIssuer: Sendable {
             case .replace(let kid): header["kid"] = .string(kid)
             case nil: break
             }
-            let altered = alteration.map { finish($0.apply(to: claims, now: now, unixTime: unixTime), $0) } ?? claims
+            let altered =
+                alteration.map {
+                    finish(
+                        $0.apply(
+                            to: claims,
+                            now: now,
+                            clientClockSkew: settings.clientIDTokenClockSkew,
+                            unixTime: unixTime
+                        ),
+                        $0
+                    )
+                } ?? claims
             let value = CompactJWS.assemble(header: .object(header), claims: .object(altered), sign: signature.sign)
             return IssuedIDToken(
                 ordinal: ordinal,

@@ -239,6 +239,10 @@ public struct ClientProfile: Sendable, Equatable {
     public var refreshWindow: Duration?
     /// What the client makes of a token response without `expires_in`; `nil` when it does not say.
     public var missingExpiresIn: MissingExpiresInPolicy?
+    /// The leeway the client allows on an ID token's `exp` and `iat` (OIDC Core §3.1.3.7 steps 9
+    /// and 10 leave it to the client); `nil` when it does not say, and scenarios written around
+    /// it are skipped.
+    public var idTokenClockSkew: Duration?
     /// Scenarios the client is known to fail: reported as expected failures, not as failures,
     /// so CI stays green on known gaps; one of them that passes is reported as a failure.
     public var expectedFailures: [ExpectedFailure]
@@ -249,6 +253,7 @@ public struct ClientProfile: Sendable, Equatable {
         capabilities: Set<Capability>,
         refreshWindow: Duration?,
         missingExpiresIn: MissingExpiresInPolicy? = nil,
+        idTokenClockSkew: Duration? = nil,
         expectedFailures: [ExpectedFailure] = []
     ) {
         self.name = name
@@ -256,6 +261,7 @@ public struct ClientProfile: Sendable, Equatable {
         self.capabilities = capabilities
         self.refreshWindow = refreshWindow
         self.missingExpiresIn = missingExpiresIn
+        self.idTokenClockSkew = idTokenClockSkew
         self.expectedFailures = expectedFailures
     }
 }

@@ -67,8 +67,20 @@ public struct ScenarioRunner: Sendable {
             )
         }
 
+        var settings = scenario.provider
+        if scenario.usesClientIDTokenClockSkew {
+            guard let skew = factory.profile.idTokenClockSkew else {
+                return result(
+                    .skipped(
+                        reason:
+                            "the client declares no ID token clock skew (policies.id_token_clock_skew), which this scenario is written around"
+                    )
+                )
+            }
+            settings.clientIDTokenClockSkew = skew
+        }
         let clock = VirtualClock()
-        let provider = MockProvider(settings: scenario.provider, clock: clock)
+        let provider = MockProvider(settings: settings, clock: clock)
         let server: ProviderServer
         do {
             server = try await ProviderServer.start(provider)

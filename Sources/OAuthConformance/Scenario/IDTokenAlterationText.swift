@@ -6,7 +6,9 @@ enum IDTokenAlterationText {
     static func describe(_ alteration: IDTokenAlteration) -> String {
         var changes = alteration.omit.sorted().map { "omitting \($0)" }
         changes += alteration.set.keys.sorted().map { "with \($0) \(alteration.set[$0]!.serialized())" }
-        changes += alteration.fromNow.keys.sorted().map { "with \($0) \(instant(alteration.fromNow[$0]!))" }
+        changes += Set(alteration.fromNow.keys).union(alteration.fromNowInClientSkews.keys).sorted().map { claim in
+            "with \(claim) \(instant(alteration.fromNow[claim] ?? .zero, clientSkews: alteration.fromNowInClientSkews[claim] ?? 0))"
+        }
         switch alteration.signing {
         case .otherKey: changes.append("signed by another key under the expected kid")
         case .unsigned: changes.append("unsigned (alg none)")
@@ -41,8 +43,19 @@ enum IDTokenAlterationText {
     }
 
     /// `1h ago`, `in 7d`, `now`.
-    private static func instant(_ offset: Duration) -> String {
-        if offset == .zero { return "now" }
-        return offset < .zero ? "\(DurationText.format(.zero - offset)) ago" : "in \(DurationText.format(offset))"
+    /// "1h ago", "in 30s"; with the client's declared skew, "the client's clock skew and 1m ago".
+    private static func instant(_ offset: Duration, clientSkews: Int = 0) -> String {
+        guard clientSkews != 0 else {
+            if offset == .zero { return "now" }
+            return offset < .zero ? "\(DurationText.format(.zero - offset)) ago" : "in \(DurationText.format(offset))"
+        }
+        let skews =
+            abs(clientSkews) == 1
+            ? "the client's declared clock skew" : "\(abs(clientSkews)) times the client's declared clock skew"
+        let past = clientSkews < 0
+        guard offset != .zero else { return past ? "\(skews) ago" : "\(skews) from now" }
+        let sameWay = (offset < .zero) == past
+        let amount = DurationText.format(offset < .zero ? .zero - offset : offset)
+        return "\(skews) \(sameWay ? "and" : "less") \(amount) \(past ? "ago" : "from now")"
     }
 }

@@ -74,6 +74,19 @@ public struct Scenario: Sendable, Equatable {
         expectationLevels[index] ?? level
     }
 
+    /// Whether a rule places an ID token's times relative to the clock skew the client declares,
+    /// so that the scenario means something only for a client that declares one.
+    public var usesClientIDTokenClockSkew: Bool {
+        func uses(_ action: RuleAction?) -> Bool {
+            switch action {
+            case .alterIDToken(let alteration): !alteration.fromNowInClientSkews.isEmpty
+            case .sequence(let actions): actions.contains { uses($0) }
+            default: false
+            }
+        }
+        return provider.rules.contains { uses($0.action) }
+    }
+
     /// What `requires` lists plus what the scenario needs without saying so: the capabilities of
     /// the steps it uses (a virtual clock for `advance`, concurrency for `concurrently`, …), and a
     /// custom CA when the provider speaks HTTPS.

@@ -83,6 +83,12 @@ struct ReducedProfileFactory: ClientFactory {
         profile.capabilities = capabilities
     }
 
+    /// The reference client under a profile changed otherwise: a declaration left out, say.
+    init(_ change: (inout ClientProfile) -> Void) {
+        profile = base.profile
+        change(&profile)
+    }
+
     func makeClient(for environment: ClientEnvironment) async throws -> any ClientUnderTest {
         try await base.makeClient(for: environment)
     }

@@ -235,6 +235,7 @@ public final class AdapterClientFactory: ClientFactory {
             capabilities: adapterProfile.effectiveCapabilities,
             refreshWindow: adapterProfile.refreshWindow,
             missingExpiresIn: adapterProfile.missingExpiresIn,
+            idTokenClockSkew: adapterProfile.idTokenClockSkew,
             expectedFailures: adapterProfile.expectedFailures
         )
     }

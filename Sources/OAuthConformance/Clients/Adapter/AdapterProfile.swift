@@ -31,6 +31,8 @@ public struct AdapterProfile: Sendable, Equatable {
     public var capabilities: Set<Capability>
     public var refreshWindow: Duration?
     public var missingExpiresIn: MissingExpiresInPolicy?
+    /// `policies.id_token_clock_skew`: the leeway the client allows on an ID token's `exp` and `iat`.
+    public var idTokenClockSkew: Duration?
     public var expectedFailures: [ExpectedFailure]
     public var timeouts: Timeouts
 
@@ -63,6 +65,7 @@ public struct AdapterProfile: Sendable, Equatable {
         capabilities: Set<Capability>,
         refreshWindow: Duration? = nil,
         missingExpiresIn: MissingExpiresInPolicy? = nil,
+        idTokenClockSkew: Duration? = nil,
         expectedFailures: [ExpectedFailure] = [],
         timeouts: Timeouts = Timeouts()
     ) {
@@ -75,6 +78,7 @@ public struct AdapterProfile: Sendable, Equatable {
         self.capabilities = capabilities
         self.refreshWindow = refreshWindow
         self.missingExpiresIn = missingExpiresIn
+        self.idTokenClockSkew = idTokenClockSkew
         self.expectedFailures = expectedFailures
         self.timeouts = timeouts
     }

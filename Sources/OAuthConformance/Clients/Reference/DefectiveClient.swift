@@ -233,6 +233,12 @@ public struct DefectiveClient: Sendable {
         defect("predictable-nonce", "sends the same fixed nonce with every authentication request") {
             $0.openIDConnect.freshNonces = false
         },
+        defect(
+            "clock-skew-narrower-than-declared",
+            "allows no clock skew on ID token times, though its profile declares 60 s"
+        ) {
+            $0.openIDConnect.allowedClockSkew = .zero
+        },
         defect("exchanges-refused-id-token", "trades at the app server the ID token it refused at sign-in") {
             $0.tokenExchange.exchangesAcceptedIDTokenOnly = false
         },

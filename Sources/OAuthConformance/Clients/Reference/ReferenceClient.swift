@@ -873,7 +873,8 @@ public struct ReferenceClientFactory: ClientFactory {
                 .proactiveRefresh, .refreshOn401, .authorizationCode, .restart, .customCA, .pinning, .virtualClock,
                 .concurrency, .openID, .idTokenSignature, .idTokenExchange,
             ],
-            refreshWindow: ClientBehaviour.conforming.refreshLeeway
+            refreshWindow: ClientBehaviour.conforming.refreshLeeway,
+            idTokenClockSkew: ClientBehaviour.conforming.openIDConnect.allowedClockSkew
         )
     }
 

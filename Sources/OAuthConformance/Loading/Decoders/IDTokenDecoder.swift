@@ -72,7 +72,8 @@ struct IDTokenDecoder {
         }
         if let fromNowNode = fields["from_now"] {
             guard let offsets = offsets(fromNowNode) else { return nil }
-            alteration.fromNow = offsets
+            alteration.fromNow = offsets.fixed
+            alteration.fromNowInClientSkews = offsets.inClientSkews
         }
         alteration.signing = fields["sign"].flatMap {
             reader.enumeration($0, "id_token.sign", as: IDTokenAlteration.Signing.self)
@@ -84,7 +85,10 @@ struct IDTokenDecoder {
         }
         // A claim given twice would leave the reader guessing which wins.
         let named = [
-            ("set", Set(alteration.set.keys)), ("omit", alteration.omit), ("from_now", Set(alteration.fromNow.keys)),
+            ("set", Set(alteration.set.keys)), ("omit", alteration.omit),
+            (
+                "from_now", Set(alteration.fromNow.keys).union(alteration.fromNowInClientSkews.keys)
+            ),
         ]
         for (index, (key, claims)) in named.enumerated() {
             for (otherKey, otherClaims) in named.dropFirst(index + 1) {
@@ -97,13 +101,17 @@ struct IDTokenDecoder {
         return valid ? alteration : nil
     }
 
-    /// `from_now: { exp: -1h, iat: 7d }`: claims placed this far from now on the virtual clock.
-    private func offsets(_ node: Node) -> [String: Duration]? {
+    static let clientSkewTerm = "client.id_token_clock_skew"
+
+    /// `from_now: { exp: -1h, iat: "client.id_token_clock_skew + 30s" }`: claims placed this far
+    /// from now on the virtual clock; `client.id_token_clock_skew` is the skew the client declares.
+    private func offsets(_ node: Node) -> (fixed: [String: Duration], inClientSkews: [String: Int])? {
         guard case .mapping(let mapping) = node else {
             reader.error("id_token.from_now must map claim names to durations, e.g. { exp: -1h }", at: node)
             return nil
         }
-        var offsets: [String: Duration] = [:]
+        var fixed: [String: Duration] = [:]
+        var inClientSkews: [String: Int] = [:]
         var valid = true
         for (key, value) in mapping {
             guard let claim = reader.string(key, "a claim name in id_token.from_now"),
@@ -112,18 +120,48 @@ struct IDTokenDecoder {
                 valid = false
                 continue
             }
-            let negative = text.hasPrefix("-")
-            let magnitude = negative || text.hasPrefix("+") ? String(text.dropFirst()) : text
-            switch DurationText.parse(magnitude) {
-            case .success(let duration): offsets[claim] = negative ? .zero - duration : duration
+            switch Self.offset(text) {
+            case .success(let offset):
+                if offset.fixed != .zero || offset.skews == 0 { fixed[claim] = offset.fixed }
+                if offset.skews != 0 { inClientSkews[claim] = offset.skews }
             case .failure(let problem):
                 reader.error(
-                    "id_token.from_now.\(claim): \(problem.message) (a leading - means in the past)",
+                    "id_token.from_now.\(claim): \(problem.message) (a leading - means in the past; terms are durations and \(Self.clientSkewTerm))",
                     at: value
                 )
                 valid = false
             }
         }
-        return valid ? offsets : nil
+        return valid ? (fixed, inClientSkews) : nil
+    }
+
+    struct OffsetProblem: Error {
+        var message: String
+    }
+
+    /// `-1h`, `client.id_token_clock_skew + 30s`, `- client.id_token_clock_skew - 1m`: signed terms.
+    static func offset(_ text: String) -> Result<(fixed: Duration, skews: Int), OffsetProblem> {
+        var fixed = Duration.zero
+        var skews = 0
+        var remainder = Substring(text.filter { !$0.isWhitespace })
+        guard !remainder.isEmpty else { return .failure(OffsetProblem(message: "empty")) }
+        while !remainder.isEmpty {
+            var negative = false
+            if let sign = remainder.first, sign == "-" || sign == "+" {
+                negative = sign == "-"
+                remainder = remainder.dropFirst()
+            }
+            let term = remainder.prefix { $0 != "+" && $0 != "-" }
+            remainder = remainder.dropFirst(term.count)
+            if term == clientSkewTerm {
+                skews += negative ? -1 : 1
+                continue
+            }
+            switch DurationText.parse(String(term)) {
+            case .success(let duration): fixed += negative ? .zero - duration : duration
+            case .failure(let problem): return .failure(OffsetProblem(message: problem.message))
+            }
+        }
+        return .success((fixed, skews))
     }
 }
