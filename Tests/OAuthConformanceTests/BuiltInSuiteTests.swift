@@ -360,6 +360,11 @@ struct BuiltInSuiteTests {
             brokenExpectation: "every authorize request has a nonce of its own"
         ),
         Proof(
+            scenario: "oidc/unknown-key-refetches-spaced-as-declared",
+            defect: "jwks-refetch-interval-ignored",
+            brokenExpectation: "jwks requests from no. 2 on arrive at least client.jwks_refetch_interval apart"
+        ),
+        Proof(
             scenario: "oidc/id-token-expired-within-declared-skew-accepted",
             defect: "clock-skew-narrower-than-declared",
             brokenExpectation: "step 1 (sign_in) outcome"

@@ -248,6 +248,7 @@ struct BrokenIDToken: Sendable, CustomTestStringConvertible {
         "predictable-nonce": [],
         // Narrower than declared refuses more, never accepts more.
         "clock-skew-narrower-than-declared": [],
+        "jwks-refetch-interval-ignored": [],
     ]
 }
 

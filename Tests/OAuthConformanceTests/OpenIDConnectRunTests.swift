@@ -149,6 +149,22 @@ struct OpenIDConnectRunTests {
         #expect(reason.contains("policies.id_token_clock_skew"))
     }
 
+    @Test("the refetch spacing check passes as declared, and is skipped for a client that declares no interval")
+    func declaredRefetchInterval() async throws {
+        let scenario = "oidc/unknown-key-refetches-spaced-as-declared"
+        #expect(try await run(scenario, ReferenceClientFactory()).verdict == .passed)
+        // The reference client refetches at 0 s and 50 s; declaring a minute is caught at that pair.
+        let stricter = try await run(scenario, ReducedProfileFactory { $0.jwksRefetchInterval = .seconds(60) })
+        #expect(stricter.verdict == .failed)
+        #expect(stricter.failedChecks.first?.expected == "at least 1m between consecutive ones")
+        let undeclared = try await run(scenario, ReducedProfileFactory { $0.jwksRefetchInterval = nil })
+        guard case .skipped(let reason) = undeclared.verdict else {
+            Issue.record("not skipped: \(undeclared.verdict)")
+            return
+        }
+        #expect(reason.contains("policies.jwks_refetch_interval"))
+    }
+
     @Test("a client without openid skips the whole area, naming the capability")
     func withoutOpenID() async throws {
         var capabilities = ReferenceClientFactory().profile.capabilities
@@ -255,7 +271,7 @@ struct OpenIDConnectLanguageTests {
         #expect(listed.contains { $0.description.contains("id_token_signature is declared as a policy") })
     }
 
-    @Test("a profile declares the ID token clock skew it allows, as a duration")
+    @Test("a profile declares the ID token clock skew and the JWKS refetch interval, as durations")
     func clockSkewPolicy() throws {
         let declared = try #require(
             profile("[openid]", policies: "id_token_signature: checked, id_token_clock_skew: 5m").profile
@@ -263,6 +279,11 @@ struct OpenIDConnectLanguageTests {
         #expect(declared.idTokenClockSkew == .seconds(300))
         let garbled = profile("[openid]", policies: "id_token_signature: checked, id_token_clock_skew: soon")
         #expect(garbled.diagnostics.contains { $0.description.contains("id_token_clock_skew") })
+        let interval = try #require(
+            profile("[openid]", policies: "id_token_signature: checked, jwks_refetch_interval: 0s").profile
+        )
+        #expect(interval.jwksRefetchInterval == .zero)
+        #expect(declared.jwksRefetchInterval == nil)
     }
 
     @Test("from_now takes durations and the client's declared skew, joined by + and -, and nothing else")

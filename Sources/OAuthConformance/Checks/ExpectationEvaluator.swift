@@ -107,6 +107,8 @@ public struct ExpectationEvaluator: Sendable {
             return distinctValues(filter, parameter: parameter, result: result)
         case .sameUser(let allowingSignOut):
             return sameUser(allowingSignOut: allowingSignOut, result: result)
+        case .spacing(let filter, let fromCall, let atLeast):
+            return spacing(filter, fromCall: fromCall, atLeast: atLeast, result: result)
         case .never(let filter, let carrying):
             let offending = entries(matching: filter).compactMap { entry in
                 carrying.map { forbidden in sighting(of: forbidden, in: entry).map { (entry, " \($0)") } } ?? (
@@ -350,18 +352,58 @@ public struct ExpectationEvaluator: Sendable {
         )
     }
 
+    /// What time expressions of the checks are evaluated against: the tokens issued and what the
+    /// client declared.
+    private var timeContext: TimeContext {
+        TimeContext(
+            issuedTokens: transcript.issuedTokens,
+            clientRefreshWindow: transcript.profile.refreshWindow,
+            clientJWKSRefetchInterval: transcript.profile.jwksRefetchInterval
+        )
+    }
+
+    /// Consecutive matches from the `fromCall`-th on are at least `atLeast` apart; the first pair
+    /// that is closer is what the report shows.
+    private func spacing(
+        _ filter: RequestFilter,
+        fromCall: Int,
+        atLeast: TimeExpression,
+        result: Judgement
+    ) -> CheckResult {
+        let gap: Duration
+        switch atLeast.evaluate(in: timeContext) {
+        case .success(let computed): gap = computed
+        case .failure(let problem): return result(false, "a computable spacing", problem.message, [])
+        }
+        let spaced = Array(entries(matching: filter).dropFirst(fromCall - 1))
+        let expected = "at least \(DurationText.format(gap)) between consecutive ones"
+        let close = zip(spaced, spaced.dropFirst()).filter { $1.at - $0.at < gap }
+        guard let (earlier, later) = close.first else {
+            return result(
+                true,
+                expected,
+                "\(spaced.count) from no. \(fromCall) on, none closer",
+                spaced.map(\.sequence)
+            )
+        }
+        let apart = DurationText.format(later.at - earlier.at)
+        return result(
+            false,
+            expected,
+            "\(describe(earlier)) and \(describe(later)), \(apart) apart"
+                + (close.count > 1 ? " (\(close.count) such pairs)" : ""),
+            close.flatMap { [$0.sequence, $1.sequence] }
+        )
+    }
+
     private func firstArrives(
         _ filter: RequestFilter,
         from: TimeExpression,
         before: TimeExpression,
         result: Judgement
     ) -> CheckResult {
-        let context = TimeContext(
-            issuedTokens: transcript.issuedTokens,
-            clientRefreshWindow: transcript.profile.refreshWindow
-        )
         let window: (Duration, Duration)
-        switch (from.evaluate(in: context), before.evaluate(in: context)) {
+        switch (from.evaluate(in: timeContext), before.evaluate(in: timeContext)) {
         case (.success(let start), .success(let end)):
             window = (start, end)
         case (.failure(let problem), _), (_, .failure(let problem)):

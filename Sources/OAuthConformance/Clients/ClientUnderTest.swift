@@ -243,6 +243,9 @@ public struct ClientProfile: Sendable, Equatable {
     /// and 10 leave it to the client); `nil` when it does not say, and scenarios written around
     /// it are skipped.
     public var idTokenClockSkew: Duration?
+    /// The shortest time the client leaves between two JWKS fetches prompted by a `kid` it does not
+    /// know (zero: at most one per such token); `nil` when it does not say.
+    public var jwksRefetchInterval: Duration?
     /// Scenarios the client is known to fail: reported as expected failures, not as failures,
     /// so CI stays green on known gaps; one of them that passes is reported as a failure.
     public var expectedFailures: [ExpectedFailure]
@@ -254,6 +257,7 @@ public struct ClientProfile: Sendable, Equatable {
         refreshWindow: Duration?,
         missingExpiresIn: MissingExpiresInPolicy? = nil,
         idTokenClockSkew: Duration? = nil,
+        jwksRefetchInterval: Duration? = nil,
         expectedFailures: [ExpectedFailure] = []
     ) {
         self.name = name
@@ -262,6 +266,7 @@ public struct ClientProfile: Sendable, Equatable {
         self.refreshWindow = refreshWindow
         self.missingExpiresIn = missingExpiresIn
         self.idTokenClockSkew = idTokenClockSkew
+        self.jwksRefetchInterval = jwksRefetchInterval
         self.expectedFailures = expectedFailures
     }
 }

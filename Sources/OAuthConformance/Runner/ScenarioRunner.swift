@@ -79,6 +79,14 @@ public struct ScenarioRunner: Sendable {
             }
             settings.clientIDTokenClockSkew = skew
         }
+        if scenario.usesClientJWKSRefetchInterval, factory.profile.jwksRefetchInterval == nil {
+            return result(
+                .skipped(
+                    reason:
+                        "the client declares no JWKS refetch interval (policies.jwks_refetch_interval), which this scenario is written around"
+                )
+            )
+        }
         let clock = VirtualClock()
         let provider = MockProvider(settings: settings, clock: clock)
         let server: ProviderServer
@@ -275,7 +283,11 @@ private struct StepExecution {
             provider.clock.advance(by: amount)
             return await clockAdvanced()
         case .advanceTo(let expression):
-            let context = TimeContext(issuedTokens: provider.issuedTokens, clientRefreshWindow: profile.refreshWindow)
+            let context = TimeContext(
+                issuedTokens: provider.issuedTokens,
+                clientRefreshWindow: profile.refreshWindow,
+                clientJWKSRefetchInterval: profile.jwksRefetchInterval
+            )
             switch expression.evaluate(in: context) {
             case .failure(let problem):
                 return .failure(

@@ -28,6 +28,9 @@ public enum Expectation: Sendable, Equatable {
     /// holding nobody is fine too (a client may end a session it can no longer trust); without it,
     /// the user must stay signed in.
     case sameUser(allowingSignOut: Bool)
+    /// Consecutive requests matching the filter, from the `fromCall`-th on, arrive at least this
+    /// far apart in virtual time: JWKS refetches no closer than the client declares.
+    case spacing(RequestFilter, fromCall: Int, atLeast: TimeExpression)
 
     /// What kind of check this is, for report grouping (`failure type` in JUnit).
     public var kind: String {
@@ -42,6 +45,7 @@ public enum Expectation: Sendable, Equatable {
         case .errorsRevealNoCredentials: "secrecy"
         case .distinctValues: "freshness"
         case .sameUser: "identity"
+        case .spacing: "spacing"
         }
     }
 
@@ -71,6 +75,8 @@ public enum Expectation: Sendable, Equatable {
             allowingSignOut
                 ? "the signed-in user is never anyone but the one of the first sign-in"
                 : "the user of the first sign-in stays signed in, and nobody else ever is"
+        case .spacing(let filter, let fromCall, let atLeast):
+            "\(filter) from no. \(fromCall) on arrive at least \(atLeast) apart"
         }
     }
 }

@@ -87,6 +87,25 @@ public struct Scenario: Sendable, Equatable {
         return provider.rules.contains { uses($0.action) }
     }
 
+    /// Whether a check or a step is written around the JWKS refetch interval the client declares.
+    public var usesClientJWKSRefetchInterval: Bool {
+        func uses(_ expression: TimeExpression) -> Bool {
+            expression.terms.contains { $0.term == .clientJWKSRefetchInterval }
+        }
+        let inChecks = expectations.contains { item in
+            switch item {
+            case .spacing(_, _, let atLeast): uses(atLeast)
+            case .firstArrives(_, let from, let before): uses(from) || uses(before)
+            default: false
+            }
+        }
+        let inSteps = steps.contains { step in
+            if case .advanceTo(let instant) = step.action { return uses(instant) }
+            return false
+        }
+        return inChecks || inSteps
+    }
+
     /// What `requires` lists plus what the scenario needs without saying so: the capabilities of
     /// the steps it uses (a virtual clock for `advance`, concurrency for `concurrently`, …), and a
     /// custom CA when the provider speaks HTTPS.

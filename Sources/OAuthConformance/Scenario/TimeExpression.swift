@@ -13,6 +13,10 @@ public struct TimeExpression: Sendable, Equatable, CustomStringConvertible {
         /// The refresh window the client declares in its profile; zero for a client that declares
         /// none (no proactive refresh: it refreshes at expiry at the earliest).
         case clientRefreshWindow
+        /// The shortest time the client declares between two JWKS fetches prompted by a `kid` it
+        /// does not know (`policies.jwks_refetch_interval`); scenarios naming it are skipped for a
+        /// client that declares none.
+        case clientJWKSRefetchInterval
     }
 
     public struct SignedTerm: Sendable, Equatable {
@@ -44,6 +48,7 @@ public struct TimeExpression: Sendable, Equatable, CustomStringConvertible {
         case .expiry(let token): "expiry(\(token))"
         case .issued(let token): "issued(\(token))"
         case .clientRefreshWindow: "client.refresh_window"
+        case .clientJWKSRefetchInterval: "client.jwks_refetch_interval"
         }
     }
 }
@@ -52,10 +57,16 @@ public struct TimeExpression: Sendable, Equatable, CustomStringConvertible {
 public struct TimeContext: Sendable {
     public var issuedTokens: [IssuedToken]
     public var clientRefreshWindow: Duration?
+    public var clientJWKSRefetchInterval: Duration?
 
-    public init(issuedTokens: [IssuedToken], clientRefreshWindow: Duration?) {
+    public init(
+        issuedTokens: [IssuedToken],
+        clientRefreshWindow: Duration?,
+        clientJWKSRefetchInterval: Duration? = nil
+    ) {
         self.issuedTokens = issuedTokens
         self.clientRefreshWindow = clientRefreshWindow
+        self.clientJWKSRefetchInterval = clientJWKSRefetchInterval
     }
 }
 
@@ -83,6 +94,11 @@ extension TimeExpression {
                 value = token.issuedAt
             case .clientRefreshWindow:
                 value = context.clientRefreshWindow ?? .zero
+            case .clientJWKSRefetchInterval:
+                guard let interval = context.clientJWKSRefetchInterval else {
+                    return .failure(.init("the client declares no jwks_refetch_interval"))
+                }
+                value = interval
             }
             total += signed.negated ? .zero - value : value
         }
@@ -136,11 +152,12 @@ extension TimeExpression {
     }
 
     private static let termHelp =
-        "expected a duration (e.g. 5s), expiry(access_token#1), issued(access_token#1) or client.refresh_window"
+        "expected a duration (e.g. 5s), expiry(access_token#1), issued(access_token#1), client.refresh_window or client.jwks_refetch_interval"
 
     private static func parseTerm(_ scanner: inout ExpressionScanner) -> Result<Term, SyntaxError> {
         let start = scanner.offset
         if scanner.consume("client.refresh_window") { return .success(.clientRefreshWindow) }
+        if scanner.consume("client.jwks_refetch_interval") { return .success(.clientJWKSRefetchInterval) }
         for (name, make) in [("expiry", Term.expiry), ("issued", Term.issued)] where scanner.consume(name + "(") {
             let referenceStart = scanner.offset
             let inner = scanner.take { $0 != ")" }

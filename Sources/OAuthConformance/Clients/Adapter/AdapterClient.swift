@@ -236,6 +236,7 @@ public final class AdapterClientFactory: ClientFactory {
             refreshWindow: adapterProfile.refreshWindow,
             missingExpiresIn: adapterProfile.missingExpiresIn,
             idTokenClockSkew: adapterProfile.idTokenClockSkew,
+            jwksRefetchInterval: adapterProfile.jwksRefetchInterval,
             expectedFailures: adapterProfile.expectedFailures
         )
     }

@@ -33,6 +33,8 @@ public struct AdapterProfile: Sendable, Equatable {
     public var missingExpiresIn: MissingExpiresInPolicy?
     /// `policies.id_token_clock_skew`: the leeway the client allows on an ID token's `exp` and `iat`.
     public var idTokenClockSkew: Duration?
+    /// `policies.jwks_refetch_interval`: the shortest time between JWKS fetches prompted by unknown kids.
+    public var jwksRefetchInterval: Duration?
     public var expectedFailures: [ExpectedFailure]
     public var timeouts: Timeouts
 
@@ -66,6 +68,7 @@ public struct AdapterProfile: Sendable, Equatable {
         refreshWindow: Duration? = nil,
         missingExpiresIn: MissingExpiresInPolicy? = nil,
         idTokenClockSkew: Duration? = nil,
+        jwksRefetchInterval: Duration? = nil,
         expectedFailures: [ExpectedFailure] = [],
         timeouts: Timeouts = Timeouts()
     ) {
@@ -79,6 +82,7 @@ public struct AdapterProfile: Sendable, Equatable {
         self.refreshWindow = refreshWindow
         self.missingExpiresIn = missingExpiresIn
         self.idTokenClockSkew = idTokenClockSkew
+        self.jwksRefetchInterval = jwksRefetchInterval
         self.expectedFailures = expectedFailures
         self.timeouts = timeouts
     }

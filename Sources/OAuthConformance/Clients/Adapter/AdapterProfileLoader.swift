@@ -9,7 +9,9 @@ public enum AdapterProfileLoader {
         "profile", "name", "adapter", "capabilities", "policies", "timeouts", "expected_failures",
     ]
     static let adapterKeys = ["command", "directory", "environment", "faketime", "faketime_library", "install"]
-    static let policyKeys = ["refresh_window", "missing_expires_in", "id_token_signature", "id_token_clock_skew"]
+    static let policyKeys = [
+        "refresh_window", "missing_expires_in", "id_token_signature", "id_token_clock_skew", "jwks_refetch_interval",
+    ]
     static let timeoutKeys = ["start", "operation", "scenario"]
 
     /// Where Debian, Ubuntu and a source install put libfaketime; the thread-safe build first,
@@ -92,6 +94,9 @@ private struct ProfileDecoder {
         let refreshWindow = policies?["refresh_window"].flatMap { reader.duration($0, "refresh_window") }
         let missingExpiresIn = policies?["missing_expires_in"].flatMap(missingExpiresInPolicy)
         let clockSkew = policies?["id_token_clock_skew"].flatMap { reader.duration($0, "id_token_clock_skew") }
+        let refetchInterval = policies?["jwks_refetch_interval"].flatMap {
+            reader.duration($0, "jwks_refetch_interval")
+        }
         let signature = policies?["id_token_signature"].flatMap {
             reader.enumeration($0, "id_token_signature", as: IDTokenSignaturePolicy.self)
         }
@@ -131,6 +136,7 @@ private struct ProfileDecoder {
             refreshWindow: refreshWindow,
             missingExpiresIn: missingExpiresIn,
             idTokenClockSkew: clockSkew,
+            jwksRefetchInterval: refetchInterval,
             expectedFailures: expectedFailures,
             timeouts: timeouts
         )

@@ -239,6 +239,12 @@ public struct DefectiveClient: Sendable {
         ) {
             $0.openIDConnect.allowedClockSkew = .zero
         },
+        defect(
+            "jwks-refetch-interval-ignored",
+            "fetches the JWKS again for every unknown kid, though its profile declares 30 s between such fetches"
+        ) {
+            $0.openIDConnect.minimumKeySetRefetchInterval = .zero
+        },
         defect("exchanges-refused-id-token", "trades at the app server the ID token it refused at sign-in") {
             $0.tokenExchange.exchangesAcceptedIDTokenOnly = false
         },

@@ -874,7 +874,8 @@ public struct ReferenceClientFactory: ClientFactory {
                 .concurrency, .openID, .idTokenSignature, .idTokenExchange,
             ],
             refreshWindow: ClientBehaviour.conforming.refreshLeeway,
-            idTokenClockSkew: ClientBehaviour.conforming.openIDConnect.allowedClockSkew
+            idTokenClockSkew: ClientBehaviour.conforming.openIDConnect.allowedClockSkew,
+            jwksRefetchInterval: ClientBehaviour.conforming.openIDConnect.minimumKeySetRefetchInterval
         )
     }
 

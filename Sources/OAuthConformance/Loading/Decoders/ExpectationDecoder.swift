@@ -7,6 +7,7 @@ struct ExpectationDecoder {
 
     static let expectationForms = [
         "every_step", "count", "request", "first", "order", "never", "error_messages", "distinct", "same_user",
+        "spacing",
     ]
 
     /// The expectations, with the level of each that states its own (`level: SHOULD` beside it)
@@ -119,6 +120,22 @@ struct ExpectationDecoder {
                 let filter = requestFilter(distinct)
             else { return nil }
             return .distinctValues(filter, parameter: parameter)
+        case "spacing":
+            // `spacing: { endpoint: jwks, from_call: 2, at_least: client.jwks_refetch_interval }`.
+            guard
+                let spacing = reader.mapping(
+                    body,
+                    "spacing",
+                    allowedKeys: Self.filterKeys + ["from_call", "at_least"]
+                ),
+                let gap = spacing.required("at_least", hint: " (e.g. at_least: 5s)").flatMap({
+                    reader.timeExpression($0, "spacing.at_least")
+                }),
+                let filter = requestFilter(spacing)
+            else { return nil }
+            let fromCall = spacing["from_call"].map { reader.int($0, "from_call", in: 1...1_000_000) } ?? 1
+            guard let fromCall else { return nil }
+            return .spacing(filter, fromCall: fromCall, atLeast: gap)
         case "same_user":
             switch reader.string(body, "same_user") {
             case "throughout"?: return .sameUser(allowingSignOut: true)
