@@ -165,6 +165,31 @@ struct OpenIDConnectRunTests {
         #expect(reason.contains("policies.jwks_refetch_interval"))
     }
 
+    @Test(
+        "after a restart the reference client knows its user from the persisted ID token, and discovers the provider again"
+    )
+    func restartKeepsTheUser() async throws {
+        let scenario = try Fixtures.scenario(
+            """
+            conformance: 1
+            id: oidc/restart
+            title: t
+            area: oidc
+            level: MUST
+            steps:
+              - sign_in:
+              - restart:
+              - userinfo:
+            expect:
+              - every_step: succeeds
+              - same_user: kept
+              - count: { endpoint: openid_configuration, exactly: 2 }
+            """
+        )
+        let result = await ScenarioRunner().run(scenario, with: ReferenceClientFactory())
+        #expect(result.verdict == .passed, "\(result.failedChecks.map(\.summary))")
+    }
+
     @Test("a client without openid skips the whole area, naming the capability")
     func withoutOpenID() async throws {
         var capabilities = ReferenceClientFactory().profile.capabilities

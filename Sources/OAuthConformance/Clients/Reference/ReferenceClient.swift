@@ -42,6 +42,8 @@ public actor ReferenceClient: ClientUnderTest {
         public var appServerTokenEndpointURL: String?
         /// Where tokens are persisted across `restart`; `nil` keeps them in memory only.
         public var tokenFile: URL?
+        /// Where the accepted ID token is persisted across `restart`, beside the tokens.
+        public var signInFile: URL? { tokenFile?.deletingLastPathComponent().appendingPathComponent("id_token.jwt") }
         /// Real time a request may take before it fails as transient.
         public var requestTimeout: TimeAmount
 
@@ -109,6 +111,7 @@ public actor ReferenceClient: ClientUnderTest {
     private var refreshInFlight: Task<Result<TokenSet, ClientFailure>, Never>?
     private var pendingAuthorization: AuthorizationRequest?
     private let store: TokenStore?
+    private let signInStore: SignInStore?
     /// Set by a `Retry-After` from the token endpoint: no token request before this instant.
     private var tokenEndpointQuietUntil: Date?
     private let pin: PublicKeyPin?
@@ -129,6 +132,7 @@ public actor ReferenceClient: ClientUnderTest {
         self.now = now
         self.interpreter = TokenResponseInterpreter(behaviour: behaviour)
         self.store = configuration.tokenFile.map(TokenStore.init)
+        self.signInStore = configuration.signInFile.map(SignInStore.init)
         // Verification switched off is switched off whole, pin included, as a disabled trust evaluator is.
         let pins = behaviour.checksPinnedKey && behaviour.verifiesCertificates
         self.pin = pins ? configuration.pinnedPublicKeySHA256.map { PublicKeyPin(pinnedSHA256: $0) } : nil
@@ -181,6 +185,8 @@ public actor ReferenceClient: ClientUnderTest {
         if let nonce, case .success(let obtained) = result, let relyingParty {
             if case .failure(let refused) = await relyingParty.acceptSignIn(obtained, nonce: nonce) {
                 result = .failure(refused)
+            } else {
+                signInStore?.save(await relyingParty.signedInIDToken)
             }
         }
         if case .success(let obtained) = result {
@@ -463,6 +469,11 @@ public actor ReferenceClient: ClientUnderTest {
         loginGrant = nil
         // The app server's session lives in memory only: after a relaunch, leg 2 starts again.
         appServerSession = nil
+        // Discovery, keys and the signed-in user were memory too; the user comes back from storage.
+        relyingParty = nil
+        if tokens != nil, let idToken = signInStore?.load(), let restored = openIDRelyingParty() {
+            await restored.restore(signedInWith: idToken)
+        }
         tokens = store?.load()
         return .success(
             status: 200,
@@ -646,11 +657,12 @@ public actor ReferenceClient: ClientUnderTest {
             repeats += 1
             result = await requestTokens(form, previous: previous)
         }
-        if case .success(let refreshed) = result, let relyingParty,
-            case .failure(let refused) = await relyingParty.acceptRefresh(refreshed)
-        {
-            // §12.2: never another user. The refused response's tokens are dropped; the session stays.
-            return .failure(refused)
+        if case .success(let refreshed) = result, let relyingParty {
+            if case .failure(let refused) = await relyingParty.acceptRefresh(refreshed) {
+                // §12.2: never another user. The refused response's tokens are dropped; the session stays.
+                return .failure(refused)
+            }
+            signInStore?.save(await relyingParty.signedInIDToken)
         }
         switch result {
         case .success(let refreshed):

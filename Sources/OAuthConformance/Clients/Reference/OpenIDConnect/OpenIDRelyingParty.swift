@@ -125,6 +125,31 @@ actor OpenIDRelyingParty {
             .mapError(\.clientFailure)
     }
 
+    /// After a relaunch: the ID token the user signed in with, read back as the application
+    /// persisted it on acceptance. Its checks were made then, so it is not validated again (its
+    /// `exp` may well have passed, which ends nothing: the session is its tokens').
+    func restore(signedInWith compact: String) {
+        guard case .success(let token) = SignedIDToken.parse(compact),
+            let issuer = token.claims.string("iss"), let subject = token.claims.string("sub")
+        else { return }
+        let audiences: [String] =
+            switch token.claims.members["aud"] {
+            case .string(let audience)?: [audience]
+            case .array(let list)?: list.compactMap(\.stringValue)
+            default: []
+            }
+        signedIn = ValidatedIDToken(
+            issuer: issuer,
+            subject: subject,
+            audiences: audiences,
+            authorizedParty: token.claims.string("azp"),
+            expiresAt: token.claims.date("exp"),
+            issuedAt: token.claims.date("iat"),
+            claims: token.claims.members
+        )
+        signedInIDToken = compact
+    }
+
     func signOut() {
         signedIn = nil
         signedInIDToken = nil
