@@ -114,7 +114,7 @@ struct IDTokenDecodingTests {
                 "broken.yaml:7:21: error: 'RS265' is not a valid ID token algorithm; did you mean 'RS256'? (allowed: RS256, PS256, ES256, HS256)",
                 "broken.yaml:7:52: error: id_tokens.rotate_keys has at, from_id_token; give only one of them",
                 "broken.yaml:9:27: error: 'other-key' is not a valid id_token.sign; did you mean 'other_key'? (allowed: other_key, none, hs256_with_public_key, client_secret)",
-                "broken.yaml:10:38: error: id_token.from_now.exp: '1 hour' is not a duration; write e.g. 250ms, 120s, 5m, 1h30m (a leading - means in the past)",
+                "broken.yaml:10:38: error: id_token.from_now.exp: '1 hour' is not a duration; write e.g. 250ms, 120s, 5m, 1h30m (a leading - means in the past; terms are durations and client.id_token_clock_skew)",
                 "broken.yaml:11:26: error: id_token.set must be a mapping of claim names to values",
                 "broken.yaml:12:19: error: id_token needs at least one of set, omit, from_now, sign, kid",
                 "broken.yaml:13:39: error: id_token alters the ID token of a token response; this rule's endpoint is resource, not token",

@@ -143,21 +143,22 @@ struct IDTokenDecoder {
     static func offset(_ text: String) -> Result<(fixed: Duration, skews: Int), OffsetProblem> {
         var fixed = Duration.zero
         var skews = 0
-        var remainder = Substring(text.filter { !$0.isWhitespace })
+        var remainder = Substring(text).drop { $0.isWhitespace }
         guard !remainder.isEmpty else { return .failure(OffsetProblem(message: "empty")) }
         while !remainder.isEmpty {
             var negative = false
             if let sign = remainder.first, sign == "-" || sign == "+" {
                 negative = sign == "-"
-                remainder = remainder.dropFirst()
+                remainder = remainder.dropFirst().drop { $0.isWhitespace }
             }
-            let term = remainder.prefix { $0 != "+" && $0 != "-" }
-            remainder = remainder.dropFirst(term.count)
+            let raw = remainder.prefix { $0 != "+" && $0 != "-" }
+            remainder = remainder.dropFirst(raw.count)
+            let term = raw.trimmingCharacters(in: .whitespaces)
             if term == clientSkewTerm {
                 skews += negative ? -1 : 1
                 continue
             }
-            switch DurationText.parse(String(term)) {
+            switch DurationText.parse(term) {
             case .success(let duration): fixed += negative ? .zero - duration : duration
             case .failure(let problem): return .failure(OffsetProblem(message: problem.message))
             }
