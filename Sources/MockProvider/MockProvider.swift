@@ -8,7 +8,7 @@ public final class MockProvider: Sendable {
     public let clock: VirtualClock
     public let journal: Journal
     /// Where the provider is served, once a server has bound it.
-    public let origins = OriginBook()
+    public let origins: OriginBook
     private let ledger: TokenLedger
     private let rules: RuleEngine
     private let tokenEndpoint: TokenEndpoint
@@ -38,7 +38,17 @@ public final class MockProvider: Sendable {
         self.logger = logger
         let ledger = TokenLedger(policy: settings.tokens, capacity: tokenCapacity)
         let codes = AuthorizationCodes()
-        let authenticator = ClientAuthenticator(client: settings.client)
+        let origins = OriginBook()
+        self.origins = origins
+        let assertions =
+            settings.clientAuthentication == .privateKeyJWT
+            ? ClientAssertionVerifier(
+                clientID: settings.client.id,
+                audiences: { origins.current.map { [$0.primary + Endpoint.token.path, $0.primary] } ?? [] },
+                unixNow: { Int(clock.now.timeIntervalSince1970) },
+                capacity: tokenCapacity
+            ) : nil
+        let authenticator = ClientAuthenticator(client: settings.client, assertions: assertions)
         let idTokenLedger = IDTokenLedger(capacity: tokenCapacity)
         self.idTokenLedger = idTokenLedger
         self.settings = settings

@@ -22,6 +22,9 @@ public struct ProviderSettings: Sendable, Equatable {
     /// The clock skew the client under test declares it allows on ID token times, so that rules
     /// can place `exp` or `iat` just beyond it, or just inside it (`fromNowInClientSkews`).
     public var clientIDTokenClockSkew: Duration = .zero
+    /// How the client authenticates: its secret, or `private_key_jwt` assertions signed with
+    /// `RegisteredClientKey.shared`.
+    public var clientAuthentication: ClientAuthenticationMethod = .clientSecret
 
     public init(
         client: ClientCredentials = .init(id: "conformance-client", secret: "conformance-secret"),

@@ -79,7 +79,8 @@ func environment(_ fields: JSONValue, clock: VirtualClock) -> ClientEnvironment?
         storageDirectory: URL(fileURLWithPath: storage),
         openIDConfigurationURL: text("openid_configuration_url"),
         idTokenSigningAlgorithm: text("id_token_signing_alg") ?? "RS256",
-        appServerTokenEndpointURL: text("app_server_token_endpoint")
+        appServerTokenEndpointURL: text("app_server_token_endpoint"),
+        clientAssertionKey: text("client_assertion_jwk")
     )
 }
 

@@ -135,12 +135,14 @@ struct AdapterSuiteTests {
             if case .skipped = result.verdict { continue }
             Issue.record("\(result.scenario.id): \(Self.summary(result))")
         }
-        let skipped = run.results.filter { if case .skipped = $0.verdict { true } else { false } }
-        // Only what the design leaves out: pinning, and for the reactive one proactive refresh.
-        #expect(
-            skipped.count <= (profile.capabilities.contains(.proactiveRefresh) ? 1 : 6),
-            "\(skipped.map(\.scenario.id))"
-        )
+        // Skipped only for what the design leaves out: pinning, private_key_jwt, and for the
+        // reactive one proactive refresh.
+        let leftOut: Set<Capability> = [.pinning, .privateKeyJWT, .proactiveRefresh]
+        for result in run.results {
+            guard case .skipped = result.verdict else { continue }
+            let missing = Set(result.scenario.requiredCapabilities).subtracting(profile.capabilities)
+            #expect(!missing.isEmpty && missing.isSubset(of: leftOut), "\(result.scenario.id): \(result.verdict)")
+        }
         #expect(run.results.count { $0.verdict == .passed } >= 95)
     }
 

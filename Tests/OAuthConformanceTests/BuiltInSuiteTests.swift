@@ -360,6 +360,16 @@ struct BuiltInSuiteTests {
             brokenExpectation: "every authorize request has a nonce of its own"
         ),
         Proof(
+            scenario: "security/private-key-jwt-fresh-assertion-per-request",
+            defect: "reused-client-assertion",
+            brokenExpectation: "every token request has a client_assertion of its own"
+        ),
+        Proof(
+            scenario: "security/private-key-jwt-assertion-dated-by-client-clock",
+            defect: "assertion-by-wall-clock",
+            brokenExpectation: "step 1 (login client_credentials) outcome"
+        ),
+        Proof(
             scenario: "oidc/unknown-key-refetches-spaced-as-declared",
             defect: "jwks-refetch-interval-ignored",
             brokenExpectation: "jwks requests from no. 2 on arrive at least client.jwks_refetch_interval apart"
@@ -430,7 +440,9 @@ struct BuiltInSuiteTests {
         }
     }
 
-    @Test("a defective client fails the scenario, naming the broken expectation", arguments: proofs)
+    // One proof at a time: eighty scenario runs at once, each with its servers and RSA signatures,
+    // starve a two-core CI machine until steps time out; one after another they take seconds.
+    @Test("a defective client fails the scenario, naming the broken expectation", .serialized, arguments: proofs)
     func defectIsCaught(_ proof: Proof) async throws {
         let scenario = try Fixtures.builtInScenario(proof.scenario)
         let result = await ScenarioRunner().run(scenario, with: try Fixtures.defect(proof.defect).factory)

@@ -93,4 +93,12 @@ enum Base64URL {
         }
         return String(decoding: mapped, as: UTF8.self)
     }
+
+    /// The bytes, or `nil` for text that is not unpadded base64url.
+    static func decode(_ text: some StringProtocol) -> Data? {
+        var base64 = String(text).map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 }.reduce(into: "") { $0.append($1) }
+        guard !base64.contains("=") else { return nil }
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return Data(base64Encoded: base64)
+    }
 }

@@ -1,18 +1,22 @@
 import Foundation
 
 /// RFC 6749 §2.3.1 client authentication, for every endpoint that requires it: HTTP Basic (each
-/// part form-encoded) or client_id/client_secret in the body, never both.
+/// part form-encoded) or client_id/client_secret in the body, never both; or, for a client
+/// registered with `private_key_jwt`, a signed assertion (`ClientAssertionVerifier`).
 struct ClientAuthenticator: Sendable {
     static let basicChallenge = HeaderField("WWW-Authenticate", "Basic realm=\"mock-provider\"")
 
     let client: ClientCredentials
+    /// Set for a client registered with `private_key_jwt`: the secret then authenticates nothing.
+    let assertions: ClientAssertionVerifier?
     /// The Basic credentials a conforming client sends, when form-encoding leaves the id and
     /// secret as they are: a request carrying exactly these is authenticated without decoding
     /// them, which would otherwise cost a good part of a token request.
     private let canonicalBasic: String?
 
-    init(client: ClientCredentials) {
+    init(client: ClientCredentials, assertions: ClientAssertionVerifier? = nil) {
         self.client = client
+        self.assertions = assertions
         let needsNoEncoding =
             client.id.utf8.allSatisfy(ASCII.isUnreserved) && client.secret.utf8.allSatisfy(ASCII.isUnreserved)
         self.canonicalBasic = needsNoEncoding ? Data("\(client.id):\(client.secret)".utf8).base64EncodedString() : nil
@@ -27,6 +31,11 @@ struct ClientAuthenticator: Sendable {
 
     /// The error response, or `nil` when the client is authenticated.
     private func reject(_ request: ProviderRequest) -> ProviderResponse? {
+        if let assertions {
+            return assertions.refusal(of: request).map {
+                .oauthError(ScriptedOAuthError(code: "invalid_client", description: $0))
+            }
+        }
         let basic = request.header("Authorization").flatMap(basicCredentials)
         let bodyID = request.formField("client_id")
         let bodySecret = request.formField("client_secret")

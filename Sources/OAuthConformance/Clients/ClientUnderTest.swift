@@ -196,6 +196,9 @@ public struct ClientEnvironment: Sendable {
     /// The app's own server (another origin, another issuer): where leg 2 of a third-party
     /// sign-in trades the provider's ID token for the app's tokens, and refreshes them.
     public var appServerTokenEndpointURL: String?
+    /// For a client registered with `private_key_jwt`: the private JWK (ES256, with `kid`) it signs
+    /// its client assertions with; `nil` when it authenticates with its secret.
+    public var clientAssertionKey: String?
 
     public init(
         tokenEndpointURL: String,
@@ -211,7 +214,8 @@ public struct ClientEnvironment: Sendable {
         storageDirectory: URL,
         openIDConfigurationURL: String? = nil,
         idTokenSigningAlgorithm: String = "RS256",
-        appServerTokenEndpointURL: String? = nil
+        appServerTokenEndpointURL: String? = nil,
+        clientAssertionKey: String? = nil
     ) {
         self.tokenEndpointURL = tokenEndpointURL
         self.authorizationEndpointURL = authorizationEndpointURL
@@ -227,6 +231,7 @@ public struct ClientEnvironment: Sendable {
         self.openIDConfigurationURL = openIDConfigurationURL ?? issuer + "/.well-known/openid-configuration"
         self.idTokenSigningAlgorithm = idTokenSigningAlgorithm
         self.appServerTokenEndpointURL = appServerTokenEndpointURL
+        self.clientAssertionKey = clientAssertionKey
     }
 }
 

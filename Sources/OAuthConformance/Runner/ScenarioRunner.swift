@@ -119,7 +119,9 @@ public struct ScenarioRunner: Sendable {
             storageDirectory: storage,
             openIDConfigurationURL: server.baseURL + Endpoint.openIDConfiguration.path,
             idTokenSigningAlgorithm: scenario.provider.idTokens.algorithm.rawValue,
-            appServerTokenEndpointURL: server.otherOriginURL + Endpoint.appToken.path
+            appServerTokenEndpointURL: server.otherOriginURL + Endpoint.appToken.path,
+            clientAssertionKey: settings.clientAuthentication == .privateKeyJWT
+                ? RegisteredClientKey.shared.privateJWK : nil
         )
         let client: any ClientUnderTest
         do {

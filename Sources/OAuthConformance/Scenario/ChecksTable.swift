@@ -60,6 +60,9 @@ public enum ChecksTable {
         let settings = scenario.provider
         var parts: [String] = []
         if let tls = settings.tls { parts.append("serves HTTPS with a \(tls.rawValue) certificate") }
+        if settings.clientAuthentication == .privateKeyJWT {
+            parts.append("authenticates the client by private_key_jwt assertions only")
+        }
         if settings.tokens.accessLifetime != TokenPolicy().accessLifetime {
             parts.append("access tokens live \(DurationText.format(settings.tokens.accessLifetime))")
         }

@@ -111,7 +111,10 @@ public struct Scenario: Sendable, Equatable {
     /// custom CA when the provider speaks HTTPS.
     public var requiredCapabilities: [Capability] {
         var needed = requires
-        for capability in steps.flatMap(\.action.requiredCapabilities) + (provider.tls == nil ? [] : [.customCA])
+        let byProvider: [Capability] =
+            (provider.tls == nil ? [] : [.customCA])
+            + (provider.clientAuthentication == .privateKeyJWT ? [.privateKeyJWT] : [])
+        for capability in steps.flatMap(\.action.requiredCapabilities) + byProvider
         where !needed.contains(capability) {
             needed.append(capability)
         }
@@ -187,4 +190,8 @@ public enum Capability: String, Sendable, Hashable, CaseIterable {
     /// Trades the signed-in user's ID token at the app's own server for the app's tokens
     /// (`exchange` steps; RFC 8693 or RFC 7523), and uses and refreshes those at that server.
     case idTokenExchange = "id_token_exchange"
+    /// Authenticates at the token endpoint with `private_key_jwt` assertions signed by the key it
+    /// is given (`ClientEnvironment.clientAssertionKey`; RFC 7523 §2.2, OIDC Core §9), when the
+    /// scenario registers it so (`provider.client_authentication: private_key_jwt`).
+    case privateKeyJWT = "private_key_jwt"
 }

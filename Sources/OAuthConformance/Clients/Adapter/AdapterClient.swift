@@ -210,6 +210,7 @@ actor AdapterClient: ClientUnderTest {
             "openid_configuration_url": .string(environment.openIDConfigurationURL),
             "id_token_signing_alg": .string(environment.idTokenSigningAlgorithm),
             "app_server_token_endpoint": environment.appServerTokenEndpointURL.map(JSONValue.string) ?? .null,
+            "client_assertion_jwk": environment.clientAssertionKey.map(JSONValue.string) ?? .null,
         ])
     }
 }

@@ -119,6 +119,12 @@ public struct ClientBehaviour: Sendable, Equatable {
     /// A refresh that fails leaves the tokens as they were, so a still-valid access token stays in
     /// use; the defect forgets them and sends later calls without any token.
     public var keepsTokensWhenRefreshFails = true
+    /// CA-01, CA-02 (RFC 7523 §3): every `private_key_jwt` token request gets an assertion of its
+    /// own, with a fresh `jti`, retries included; the defect sends the first one again.
+    public var freshClientAssertions = true
+    /// CA-03: assertions are dated by the clock the client reads (here the scenario's virtual
+    /// clock), not by the machine's wall clock.
+    public var datesAssertionsByClientClock = true
     /// The OpenID Connect relying-party rules: ID token validation, keys, userinfo.
     public var openIDConnect = OpenIDConnectBehaviour.conforming
     /// Leg 2 of a third-party sign-in: the exchange at the app's own server and its session.

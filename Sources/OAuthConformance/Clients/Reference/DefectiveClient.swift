@@ -245,6 +245,15 @@ public struct DefectiveClient: Sendable {
         ) {
             $0.openIDConnect.minimumKeySetRefetchInterval = .zero
         },
+        defect("reused-client-assertion", "sends its first private_key_jwt assertion again with every token request") {
+            $0.freshClientAssertions = false
+        },
+        defect(
+            "assertion-by-wall-clock",
+            "dates its private_key_jwt assertions by the machine's clock, not the one it is given"
+        ) {
+            $0.datesAssertionsByClientClock = false
+        },
         defect("exchanges-refused-id-token", "trades at the app server the ID token it refused at sign-in") {
             $0.tokenExchange.exchangesAcceptedIDTokenOnly = false
         },

@@ -40,6 +40,9 @@ public actor ReferenceClient: ClientUnderTest {
         public var pinnedPublicKeySHA256: String?
         /// The app's own server, where a third-party sign-in is exchanged for the app's tokens.
         public var appServerTokenEndpointURL: String?
+        /// The private JWK the client is registered with for `private_key_jwt`; with it, the
+        /// client authenticates by signed assertions instead of its secret.
+        public var clientAssertionKey: String?
         /// Where tokens are persisted across `restart`; `nil` keeps them in memory only.
         public var tokenFile: URL?
         /// Where the accepted ID token is persisted across `restart`, beside the tokens.
@@ -61,6 +64,7 @@ public actor ReferenceClient: ClientUnderTest {
             pinnedPublicKeySHA256: String? = nil,
             tokenFile: URL? = nil,
             appServerTokenEndpointURL: String? = nil,
+            clientAssertionKey: String? = nil,
             requestTimeout: TimeAmount = .seconds(30)
         ) {
             self.tokenEndpointURL = tokenEndpointURL
@@ -76,6 +80,7 @@ public actor ReferenceClient: ClientUnderTest {
             self.pinnedPublicKeySHA256 = pinnedPublicKeySHA256
             self.tokenFile = tokenFile
             self.appServerTokenEndpointURL = appServerTokenEndpointURL
+            self.clientAssertionKey = clientAssertionKey
             self.requestTimeout = requestTimeout
         }
 
@@ -94,6 +99,7 @@ public actor ReferenceClient: ClientUnderTest {
                 pinnedPublicKeySHA256: environment.pinnedPublicKeySHA256,
                 tokenFile: environment.storageDirectory.appendingPathComponent("tokens.json"),
                 appServerTokenEndpointURL: environment.appServerTokenEndpointURL,
+                clientAssertionKey: environment.clientAssertionKey,
                 requestTimeout: requestTimeout
             )
         }
@@ -119,6 +125,10 @@ public actor ReferenceClient: ClientUnderTest {
     private var pinnedOriginsVerified: Set<String> = []
     /// Made at the first sign-in; it vets every ID token before the tokens it came with are kept.
     private var relyingParty: OpenIDRelyingParty?
+    /// Made at the first `private_key_jwt` token request.
+    private var assertionSigner: ClientAssertionSigner?
+    /// The assertion sent last; only the defect that reuses assertions sends it again.
+    private var lastAssertion: String?
     /// Made at the first exchange of a sign-in; its tokens are for the app server alone.
     private var appServerSession: AppServerSession?
 
@@ -722,14 +732,30 @@ public actor ReferenceClient: ClientUnderTest {
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         request.headers.add(name: "Accept", value: "application/json")
-        switch configuration.authentication {
-        case .basic:
-            request.headers.add(
-                name: "Authorization",
-                value: FormEncoding.basicAuthorization(id: configuration.client.id, secret: configuration.client.secret)
-            )
-        case .requestBody:
-            form += [("client_id", configuration.client.id), ("client_secret", configuration.client.secret)]
+        if configuration.clientAssertionKey != nil {
+            switch await clientAssertion() {
+            case .success(let assertion):
+                form += [
+                    ("client_id", configuration.client.id),
+                    ("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"),
+                    ("client_assertion", assertion),
+                ]
+            case .failure(let failure):
+                return .failure(failure)
+            }
+        } else {
+            switch configuration.authentication {
+            case .basic:
+                request.headers.add(
+                    name: "Authorization",
+                    value: FormEncoding.basicAuthorization(
+                        id: configuration.client.id,
+                        secret: configuration.client.secret
+                    )
+                )
+            case .requestBody:
+                form += [("client_id", configuration.client.id), ("client_secret", configuration.client.secret)]
+            }
         }
         request.body = .bytes(ByteBuffer(string: FormEncoding.encode(form)))
         do {
@@ -753,6 +779,31 @@ public actor ReferenceClient: ClientUnderTest {
             }
         } catch {
             return .failure(Self.transportFailure(error))
+        }
+    }
+
+    /// A `private_key_jwt` assertion for one token request (RFC 7523 §3): a fresh `jti` every
+    /// time, dated by the clock the client reads, for the token endpoint.
+    private func clientAssertion() async -> Result<String, ClientFailure> {
+        if !behaviour.freshClientAssertions, let lastAssertion { return .success(lastAssertion) }
+        do {
+            let signer: ClientAssertionSigner
+            if let assertionSigner {
+                signer = assertionSigner
+            } else {
+                signer = try await ClientAssertionSigner(privateJWK: configuration.clientAssertionKey ?? "")
+                assertionSigner = signer
+            }
+            let assertion = try await signer.assertion(
+                clientID: configuration.client.id,
+                audience: configuration.tokenEndpointURL,
+                issuedAt: behaviour.datesAssertionsByClientClock ? now() : Date(),
+                jti: AuthorizationRequest.random()
+            )
+            lastAssertion = assertion
+            return .success(assertion)
+        } catch {
+            return .failure(ClientFailure(.unexpected, message: "the client assertion could not be signed: \(error)"))
         }
     }
 
@@ -883,7 +934,7 @@ public struct ReferenceClientFactory: ClientFactory {
             version: Harness.version,
             capabilities: [
                 .proactiveRefresh, .refreshOn401, .authorizationCode, .restart, .customCA, .pinning, .virtualClock,
-                .concurrency, .openID, .idTokenSignature, .idTokenExchange,
+                .concurrency, .openID, .idTokenSignature, .idTokenExchange, .privateKeyJWT,
             ],
             refreshWindow: ClientBehaviour.conforming.refreshLeeway,
             idTokenClockSkew: ClientBehaviour.conforming.openIDConnect.allowedClockSkew,

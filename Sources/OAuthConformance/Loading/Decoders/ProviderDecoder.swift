@@ -5,6 +5,7 @@ import Yams
 struct ProviderDecoder {
     static let keys = [
         "tokens", "rules", "tls", "seed", "redirect_uris", "clock_skew", "id_tokens", "client_secret", "app_server",
+        "client_authentication",
     ]
     /// RFC 7518 §3.2: an HMAC key for HS256 has at least 256 bits.
     static let shortestHS256Secret = 32
@@ -40,6 +41,11 @@ struct ProviderDecoder {
         }
         if let idTokens = provider["id_tokens"].flatMap(IDTokenDecoder(reader: reader).policy) {
             settings.idTokens = idTokens
+        }
+        if let method = provider["client_authentication"].flatMap({
+            reader.enumeration($0, "client_authentication", as: ClientAuthenticationMethod.self)
+        }) {
+            settings.clientAuthentication = method
         }
         if let node = provider["client_secret"], let secret = reader.string(node, "client_secret") {
             settings.client.secret = secret

@@ -146,6 +146,13 @@ public struct BehaviourFamily: Sendable, Hashable, Identifiable {
             ]
         ),
         BehaviourFamily(
+            id: "client-assertions",
+            title: "Client assertions",
+            summary:
+                "Authenticates with private_key_jwt assertions signed by its registered key: the secret never sent, a new jti for every request, retries included, dated by the clock it is given.",
+            patterns: ["security/private-key-jwt-*"]
+        ),
+        BehaviourFamily(
             id: "tls",
             title: "TLS",
             summary:

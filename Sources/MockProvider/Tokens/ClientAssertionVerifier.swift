@@ -1,0 +1,92 @@
+import DequeModule
+import Foundation
+import Synchronization
+
+/// How the client authenticates at the token, revocation and introspection endpoints.
+public enum ClientAuthenticationMethod: String, Sendable, Hashable, CaseIterable {
+    /// RFC 6749 §2.3.1: the client secret, by HTTP Basic or in the form body.
+    case clientSecret = "client_secret"
+    /// RFC 7523 §2.2 and OpenID Connect Core §9: a JWT the client signs with its registered key
+    /// (`RegisteredClientKey`), sent as `client_assertion`.
+    case privateKeyJWT = "private_key_jwt"
+}
+
+/// Verifies `private_key_jwt` client assertions as RFC 7523 §3 says an authorization server must:
+/// the signature by the registered key, `iss` and `sub` the client, `aud` the token endpoint or
+/// the issuer, `exp` not passed, `iat` (when present) not in the future, and a `jti` never seen before (RFC 7523 §3 item 7: a replayed
+/// assertion is refused). Remembers the `jti`s it accepted, bounded like the token ledger.
+final class ClientAssertionVerifier: Sendable {
+    static let assertionType = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
+    /// How far in the future an `iat` may lie, for clocks a little apart.
+    static let allowedSkew = 300
+
+    let clientID: String
+    /// The `aud` values accepted: the token endpoint's URL and the issuer, once the server is bound.
+    private let audiences: @Sendable () -> [String]
+    /// Unix time of the virtual clock now.
+    private let unixNow: @Sendable () -> Int
+    private let capacity: Int
+    private let seen = Mutex<(set: Set<String>, order: Deque<String>)>(([], []))
+
+    init(
+        clientID: String,
+        audiences: @escaping @Sendable () -> [String],
+        unixNow: @escaping @Sendable () -> Int,
+        capacity: Int = 100_000
+    ) {
+        self.clientID = clientID
+        self.audiences = audiences
+        self.unixNow = unixNow
+        self.capacity = capacity
+    }
+
+    /// Why the request's assertion does not authenticate the client; `nil` when it does.
+    func refusal(of request: ProviderRequest) -> String? {
+        guard request.formField("client_assertion_type") == Self.assertionType else {
+            return "client_assertion_type must be \(Self.assertionType)"
+        }
+        guard let assertion = request.formField("client_assertion") else { return "client_assertion is missing" }
+        if request.formField("client_secret") != nil || request.header("Authorization") != nil {
+            return "more than one client authentication method"
+        }
+        let parts = assertion.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let headerBytes = Base64URL.decode(parts[0]),
+            let claimBytes = Base64URL.decode(parts[1]), let signature = Base64URL.decode(parts[2]),
+            case .object(let header)? = JSONValue.parse(String(decoding: headerBytes, as: UTF8.self)),
+            case .object(let claims)? = JSONValue.parse(String(decoding: claimBytes, as: UTF8.self))
+        else { return "client_assertion is not a JWS compact serialization of JSON objects" }
+        guard header["alg"]?.stringValue == "ES256",
+            RegisteredClientKey.shared.verifies(signature, over: Data("\(parts[0]).\(parts[1])".utf8))
+        else { return "the assertion is not signed ES256 by the client's registered key" }
+        guard claims["iss"]?.stringValue == clientID, claims["sub"]?.stringValue == clientID else {
+            return "iss and sub must both be the client_id"
+        }
+        let audience: [String] =
+            switch claims["aud"] {
+            case .string(let one)?: [one]
+            case .array(let many)?: many.compactMap(\.stringValue)
+            default: []
+            }
+        guard audience.contains(where: audiences().contains) else {
+            return "aud must be the token endpoint or the issuer"
+        }
+        let now = unixNow()
+        guard case .integer(let expiry)? = claims["exp"] else { return "exp is missing" }
+        guard expiry > now else { return "the assertion has expired (exp)" }
+        if case .integer(let issuedAt)? = claims["iat"], issuedAt > now + Self.allowedSkew {
+            return "the assertion was issued in the future (iat)"
+        }
+        guard let jti = claims["jti"]?.stringValue, !jti.isEmpty else { return "jti is missing" }
+        return remember(jti) ? nil : "the assertion's jti was used before (a replay)"
+    }
+
+    /// Records the `jti`; `false` when it was seen already.
+    private func remember(_ jti: String) -> Bool {
+        seen.withLock { seen in
+            guard seen.set.insert(jti).inserted else { return false }
+            seen.order.append(jti)
+            if seen.order.count > capacity, let oldest = seen.order.popFirst() { seen.set.remove(oldest) }
+            return true
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import JWTKit
+import MockProvider
+import Testing
+
+/// `private_key_jwt` client authentication at the token endpoint (RFC 7523 §2.2 and §3), observed
+/// on the wire: what the provider accepts, and each way an assertion is refused.
+@Suite("Client assertions are verified as RFC 7523 §3 says")
+struct ClientAssertionTests {
+    struct Claims: JWTPayload {
+        var iss: String?
+        var sub: String?
+        var aud: String?
+        var exp: Int?
+        var iat: Int?
+        var jti: String?
+        func verify(using algorithm: some JWTAlgorithm) async throws {}
+    }
+
+    static let assertionType = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
+    static let now = Int(VirtualClock.defaultOrigin.timeIntervalSince1970)
+
+    /// An assertion signed with the registered key, or (`otherKey`) with a key of the same kind.
+    static func assertion(_ claims: Claims, otherKey: Bool = false) async throws -> String {
+        let keys = JWTKeyCollection()
+        if otherKey {
+            await keys.add(ecdsa: ES256PrivateKey(), kid: "client-key-1")
+        } else {
+            try await keys.add(jwk: JWK(json: RegisteredClientKey.shared.privateJWK))
+        }
+        return try await keys.sign(claims, kid: "client-key-1")
+    }
+
+    func correct(_ provider: RunningProvider, jti: String = UUID().uuidString) -> Claims {
+        Claims(
+            iss: "conformance-client",
+            sub: "conformance-client",
+            aud: provider.server.baseURL + "/token",
+            exp: Self.now + 60,
+            iat: Self.now,
+            jti: jti
+        )
+    }
+
+    func tokenRequest(
+        _ provider: RunningProvider,
+        _ assertion: String,
+        extra: [(String, String)] = []
+    )
+        async throws -> RunningProvider.Answer
+    {
+        try await provider.token(
+            [
+                ("grant_type", "client_credentials"), ("client_id", "conformance-client"),
+                ("client_assertion_type", Self.assertionType), ("client_assertion", assertion),
+            ] + extra,
+            basic: nil
+        )
+    }
+
+    static var settings: ProviderSettings {
+        var settings = ProviderSettings()
+        settings.clientAuthentication = .privateKeyJWT
+        return settings
+    }
+
+    @Test("a correct assertion authenticates the client; the same jti a second time is a replay")
+    func acceptedOnce() async throws {
+        try await RunningProvider.with(Self.settings) { provider in
+            let assertion = try await Self.assertion(correct(provider))
+            #expect(try await tokenRequest(provider, assertion).status == 200)
+            let replay = try await tokenRequest(provider, assertion)
+            #expect(replay.status == 401)
+            #expect(replay.json?["error_description"]?.stringValue == "the assertion's jti was used before (a replay)")
+        }
+    }
+
+    @Test(
+        "another key, another audience, another issuer, an expired or future one, or the secret beside it: invalid_client"
+    )
+    func refusals() async throws {
+        try await RunningProvider.with(Self.settings) { provider in
+            var wrongAudience = correct(provider)
+            wrongAudience.aud = provider.server.baseURL + "/resource"
+            var wrongIssuer = correct(provider)
+            wrongIssuer.iss = "someone-else"
+            var expired = correct(provider)
+            expired.exp = Self.now - 1
+            var future = correct(provider)
+            future.iat = Self.now + 3600
+            var noJTI = correct(provider)
+            noJTI.jti = nil
+            let cases: [(String, String, [(String, String)])] = [
+                ("another key", try await Self.assertion(correct(provider), otherKey: true), []),
+                ("another audience", try await Self.assertion(wrongAudience), []),
+                ("another issuer", try await Self.assertion(wrongIssuer), []),
+                ("expired", try await Self.assertion(expired), []),
+                ("issued in the future", try await Self.assertion(future), []),
+                ("no jti", try await Self.assertion(noJTI), []),
+                (
+                    "with the secret", try await Self.assertion(correct(provider)),
+                    [("client_secret", "conformance-secret")]
+                ),
+            ]
+            for (name, assertion, extra) in cases {
+                let answer = try await tokenRequest(provider, assertion, extra: extra)
+                #expect(answer.status == 401, "\(name): \(answer.body)")
+                #expect(answer.json?["error"]?.stringValue == "invalid_client", "\(name)")
+            }
+            // The secret alone no longer authenticates a client registered for private_key_jwt.
+            let bySecret = try await provider.token(
+                [("grant_type", "client_credentials")],
+                basic: provider.settings.client
+            )
+            #expect(bySecret.status == 401)
+        }
+    }
+}
