@@ -22,6 +22,7 @@ public final class MockProvider: Sendable {
     private let appServerLedger: TokenLedger
     private let appServerTokenEndpoint: AppServerTokenEndpoint
     private let appServerResourceEndpoint: ResourceEndpoint
+    private let pushedAuthorizationEndpoint: PushedAuthorizationEndpoint
     private let jitter: JitterSource
 
     private let logger: Logger?
@@ -64,7 +65,13 @@ public final class MockProvider: Sendable {
             idTokens: IDTokenIssuer(settings: settings, ledger: idTokenLedger, clock: clock)
         )
         self.resourceEndpoint = ResourceEndpoint(ledger: ledger)
-        self.authorizationEndpoint = AuthorizationEndpoint(settings: settings, codes: codes)
+        let pushed = PushedAuthorizationRequests()
+        self.authorizationEndpoint = AuthorizationEndpoint(settings: settings, codes: codes, pushed: pushed)
+        self.pushedAuthorizationEndpoint = PushedAuthorizationEndpoint(
+            authenticator: authenticator,
+            requests: pushed,
+            policy: settings.pushedAuthorization ?? PushedAuthorizationPolicy(required: false)
+        )
         self.revocationEndpoint = RevocationEndpoint(authenticator: authenticator, ledger: ledger)
         self.introspectionEndpoint = IntrospectionEndpoint(
             settings: settings,
@@ -180,9 +187,9 @@ public final class MockProvider: Sendable {
         case .authorize: authorizationEndpoint.serve(request, issuer: issuer, at: now)
         case .revoke: revocationEndpoint.serve(request)
         case .introspect: introspectionEndpoint.serve(request, at: now)
-        case .metadata: MetadataEndpoint.serve(issuer: issuer)
-        case .openIDConfiguration:
-            MetadataEndpoint.serveOpenIDConfiguration(issuer: issuer, idTokens: settings.idTokens)
+        case .metadata: MetadataEndpoint.serve(issuer: issuer, settings: settings)
+        case .openIDConfiguration: MetadataEndpoint.serveOpenIDConfiguration(issuer: issuer, settings: settings)
+        case .pushedAuthorization: pushedAuthorizationEndpoint.serve(request, at: now)
         case .jwks: jwksEndpoint.serve(at: now)
         case .userinfo: userinfoEndpoint.serve(request, at: now)
         case .appToken: appServerTokenEndpoint.serve(request, at: now)

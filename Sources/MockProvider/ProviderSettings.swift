@@ -25,6 +25,9 @@ public struct ProviderSettings: Sendable, Equatable {
     /// How the client authenticates: its secret, or `private_key_jwt` assertions signed with
     /// `RegisteredClientKey.shared`.
     public var clientAuthentication: ClientAuthenticationMethod = .clientSecret
+    /// Pushed authorization requests (RFC 9126); `nil`: the endpoint serves pushes, but nothing
+    /// requires them and the metadata does not ask for them.
+    public var pushedAuthorization: PushedAuthorizationPolicy?
 
     public init(
         client: ClientCredentials = .init(id: "conformance-client", secret: "conformance-secret"),

@@ -15,6 +15,8 @@ public enum Endpoint: String, Sendable, Hashable, CaseIterable {
     case jwks
     /// OpenID Connect Core §5.3.
     case userinfo
+    /// RFC 9126 §2: pushed authorization requests.
+    case pushedAuthorization = "par"
     /// The app server's token endpoint, on the other origin: it trades an ID token from this
     /// provider for the app's own tokens (RFC 8693 token exchange, RFC 7523 §2.1 JWT bearer grant)
     /// and refreshes them.
@@ -33,6 +35,7 @@ public enum Endpoint: String, Sendable, Hashable, CaseIterable {
         case .openIDConfiguration: "/.well-known/openid-configuration"
         case .jwks: "/jwks"
         case .userinfo: "/userinfo"
+        case .pushedAuthorization: "/par"
         case .appToken: "/app/token"
         case .appResource: "/app/resource"
         }

@@ -80,7 +80,8 @@ func environment(_ fields: JSONValue, clock: VirtualClock) -> ClientEnvironment?
         openIDConfigurationURL: text("openid_configuration_url"),
         idTokenSigningAlgorithm: text("id_token_signing_alg") ?? "RS256",
         appServerTokenEndpointURL: text("app_server_token_endpoint"),
-        clientAssertionKey: text("client_assertion_jwk")
+        clientAssertionKey: text("client_assertion_jwk"),
+        pushedAuthorizationEndpointURL: text("pushed_authorization_request_endpoint")
     )
 }
 

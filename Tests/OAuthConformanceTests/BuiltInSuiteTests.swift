@@ -360,6 +360,21 @@ struct BuiltInSuiteTests {
             brokenExpectation: "every authorize request has a nonce of its own"
         ),
         Proof(
+            scenario: "security/pushed-authorization-request-by-reference",
+            defect: "ignores-pushed-authorization",
+            brokenExpectation: "step 1 (authorize) outcome"
+        ),
+        Proof(
+            scenario: "security/pushed-authorization-request-per-authorization",
+            defect: "reused-request-uri",
+            brokenExpectation: "every authorize request has a request_uri of its own"
+        ),
+        Proof(
+            scenario: "security/pushed-authorization-refused-no-front-channel",
+            defect: "front-channel-after-failed-push",
+            brokenExpectation: "no authorize requests"
+        ),
+        Proof(
             scenario: "security/private-key-jwt-fresh-assertion-per-request",
             defect: "reused-client-assertion",
             brokenExpectation: "every token request has a client_assertion of its own"

@@ -6,11 +6,27 @@ import Foundation
 struct AuthorizationEndpoint: Sendable {
     let settings: ProviderSettings
     let codes: AuthorizationCodes
+    let pushed: PushedAuthorizationRequests
 
     func serve(_ request: ProviderRequest, issuer: String, at now: Duration) -> ProviderResponse {
-        let query = Dictionary(request.queryItems.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        var query = Dictionary(request.queryItems.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
         guard query["client_id"] == settings.client.id else {
             return Self.errorPage("unknown or missing client_id")
+        }
+        // RFC 9126 §4: a request by reference is the pushed one; its client_id must be the pusher's.
+        if let uri = query["request_uri"] {
+            switch pushed.redeem(uri, at: now) {
+            case .failure(let problem): return Self.errorPage(problem.reason)
+            case .success(let parameters):
+                guard parameters["client_id"] == nil || parameters["client_id"] == query["client_id"] else {
+                    return Self.errorPage("the pushed request was made for another client_id")
+                }
+                query = parameters.merging(["client_id": settings.client.id]) { _, given in given }
+            }
+        } else if settings.pushedAuthorization?.required == true {
+            return Self.errorPage(
+                "this provider requires pushed authorization requests: push to /par and send request_uri (RFC 9126 §5)"
+            )
         }
         guard let redirectURI = registeredRedirectURI(query["redirect_uri"]) else {
             return Self.errorPage("redirect_uri is missing or not registered for this client")

@@ -2,12 +2,13 @@
 /// so discovery-driven clients find every endpoint. The OpenID document is the RFC 8414 one with
 /// the members OpenID Connect adds (RFC 8414 §2 shares its names with Discovery).
 enum MetadataEndpoint {
-    static func serve(issuer: String) -> ProviderResponse {
-        .json(200, .object(oauthMembers(issuer: issuer)))
+    static func serve(issuer: String, settings: ProviderSettings) -> ProviderResponse {
+        .json(200, .object(oauthMembers(issuer: issuer, settings: settings)))
     }
 
-    static func serveOpenIDConfiguration(issuer: String, idTokens: IDTokenPolicy) -> ProviderResponse {
-        var members = oauthMembers(issuer: issuer)
+    static func serveOpenIDConfiguration(issuer: String, settings: ProviderSettings) -> ProviderResponse {
+        let idTokens = settings.idTokens
+        var members = oauthMembers(issuer: issuer, settings: settings)
         members["userinfo_endpoint"] = .string(issuer + Endpoint.userinfo.path)
         members["id_token_signing_alg_values_supported"] = .array([.string(idTokens.algorithm.rawValue)])
         members["subject_types_supported"] = .array([.string("public")])
@@ -19,7 +20,7 @@ enum MetadataEndpoint {
         return .json(200, .object(members))
     }
 
-    private static func oauthMembers(issuer: String) -> [String: JSONValue] {
+    private static func oauthMembers(issuer: String, settings: ProviderSettings) -> [String: JSONValue] {
         func url(_ endpoint: Endpoint) -> JSONValue { .string(issuer + endpoint.path) }
         return [
             "issuer": .string(issuer),
@@ -30,12 +31,15 @@ enum MetadataEndpoint {
             "jwks_uri": url(.jwks),
             "response_types_supported": .array([.string("code")]),
             "scopes_supported": .array(["openid", "profile", "email"].map(JSONValue.string)),
-            "grant_types_supported": .array(GrantType.allCases.map { .string($0.rawValue) }),
+            "grant_types_supported": .array(GrantType.providerGrants.map { .string($0.rawValue) }),
             "code_challenge_methods_supported": .array(CodeChallengeMethod.allCases.map { .string($0.rawValue) }),
-            "token_endpoint_auth_methods_supported": .array([
-                .string("client_secret_basic"), .string("client_secret_post"),
-            ]),
+            "token_endpoint_auth_methods_supported": .array(
+                (settings.clientAuthentication == .privateKeyJWT
+                    ? ["private_key_jwt"] : ["client_secret_basic", "client_secret_post"]).map(JSONValue.string)
+            ),
             "authorization_response_iss_parameter_supported": .bool(true),
+            "pushed_authorization_request_endpoint": url(.pushedAuthorization),
+            "require_pushed_authorization_requests": .bool(settings.pushedAuthorization?.required ?? false),
         ]
     }
 }

@@ -199,6 +199,9 @@ public struct ClientEnvironment: Sendable {
     /// For a client registered with `private_key_jwt`: the private JWK (ES256, with `kid`) it signs
     /// its client assertions with; `nil` when it authenticates with its secret.
     public var clientAssertionKey: String?
+    /// RFC 9126: for a scenario whose provider takes pushed authorization requests, where to push
+    /// them; `nil` otherwise.
+    public var pushedAuthorizationEndpointURL: String?
 
     public init(
         tokenEndpointURL: String,
@@ -215,7 +218,8 @@ public struct ClientEnvironment: Sendable {
         openIDConfigurationURL: String? = nil,
         idTokenSigningAlgorithm: String = "RS256",
         appServerTokenEndpointURL: String? = nil,
-        clientAssertionKey: String? = nil
+        clientAssertionKey: String? = nil,
+        pushedAuthorizationEndpointURL: String? = nil
     ) {
         self.tokenEndpointURL = tokenEndpointURL
         self.authorizationEndpointURL = authorizationEndpointURL
@@ -232,6 +236,7 @@ public struct ClientEnvironment: Sendable {
         self.idTokenSigningAlgorithm = idTokenSigningAlgorithm
         self.appServerTokenEndpointURL = appServerTokenEndpointURL
         self.clientAssertionKey = clientAssertionKey
+        self.pushedAuthorizationEndpointURL = pushedAuthorizationEndpointURL
     }
 }
 

@@ -121,7 +121,9 @@ public struct ScenarioRunner: Sendable {
             idTokenSigningAlgorithm: scenario.provider.idTokens.algorithm.rawValue,
             appServerTokenEndpointURL: server.otherOriginURL + Endpoint.appToken.path,
             clientAssertionKey: settings.clientAuthentication == .privateKeyJWT
-                ? RegisteredClientKey.shared.privateJWK : nil
+                ? RegisteredClientKey.shared.privateJWK : nil,
+            pushedAuthorizationEndpointURL: settings.pushedAuthorization == nil
+                ? nil : server.baseURL + Endpoint.pushedAuthorization.path
         )
         let client: any ClientUnderTest
         do {

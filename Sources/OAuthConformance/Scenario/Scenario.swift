@@ -114,6 +114,7 @@ public struct Scenario: Sendable, Equatable {
         let byProvider: [Capability] =
             (provider.tls == nil ? [] : [.customCA])
             + (provider.clientAuthentication == .privateKeyJWT ? [.privateKeyJWT] : [])
+            + (provider.pushedAuthorization == nil ? [] : [.pushedAuthorizationRequests])
         for capability in steps.flatMap(\.action.requiredCapabilities) + byProvider
         where !needed.contains(capability) {
             needed.append(capability)
@@ -194,4 +195,8 @@ public enum Capability: String, Sendable, Hashable, CaseIterable {
     /// is given (`ClientEnvironment.clientAssertionKey`; RFC 7523 §2.2, OIDC Core §9), when the
     /// scenario registers it so (`provider.client_authentication: private_key_jwt`).
     case privateKeyJWT = "private_key_jwt"
+    /// Pushes its authorization requests to the endpoint it is given
+    /// (`ClientEnvironment.pushedAuthorizationEndpointURL`, RFC 9126) and opens only `client_id`
+    /// and the `request_uri`, when the scenario's provider takes pushes (`provider.pushed_authorization`).
+    case pushedAuthorizationRequests = "pushed_authorization_requests"
 }

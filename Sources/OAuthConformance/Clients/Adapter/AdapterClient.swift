@@ -211,6 +211,8 @@ actor AdapterClient: ClientUnderTest {
             "id_token_signing_alg": .string(environment.idTokenSigningAlgorithm),
             "app_server_token_endpoint": environment.appServerTokenEndpointURL.map(JSONValue.string) ?? .null,
             "client_assertion_jwk": environment.clientAssertionKey.map(JSONValue.string) ?? .null,
+            "pushed_authorization_request_endpoint": environment.pushedAuthorizationEndpointURL.map(JSONValue.string)
+                ?? .null,
         ])
     }
 }

@@ -31,7 +31,11 @@ struct AuthorizationRequest: Sendable {
 
     /// The URL to open, with the PKCE parameters the behaviour allows.
     func url(endpoint: String, clientID: String, pkce: ClientBehaviour.PKCEUse) -> String {
-        var components = URLComponents(string: endpoint) ?? URLComponents()
+        Self.url(endpoint: endpoint, parameters(clientID: clientID, pkce: pkce))
+    }
+
+    /// The request's parameters: in the URL's query, or pushed to the provider (RFC 9126 §2.1).
+    func parameters(clientID: String, pkce: ClientBehaviour.PKCEUse) -> [URLQueryItem] {
         var items = [
             URLQueryItem(name: "response_type", value: "code"),
             URLQueryItem(name: "client_id", value: clientID),
@@ -55,6 +59,12 @@ struct AuthorizationRequest: Sendable {
         case .none:
             break
         }
+        return items
+    }
+
+    /// `endpoint` with these query parameters added.
+    static func url(endpoint: String, _ items: [URLQueryItem]) -> String {
+        var components = URLComponents(string: endpoint) ?? URLComponents()
         components.queryItems = (components.queryItems ?? []) + items
         // URLComponents leaves '+' alone in queries, which form decoding reads as a space.
         components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")

@@ -125,6 +125,15 @@ public struct ClientBehaviour: Sendable, Equatable {
     /// CA-03: assertions are dated by the clock the client reads (here the scenario's virtual
     /// clock), not by the machine's wall clock.
     public var datesAssertionsByClientClock = true
+    /// PA-01 (RFC 9126 §5): given a pushed authorization request endpoint, the client pushes; the
+    /// defect sends the request through the browser as if it had none.
+    public var pushesAuthorizationRequests = true
+    /// PA-01 (RFC 9126 §4): every authorization is pushed anew; the defect opens the first
+    /// `request_uri` again.
+    public var pushesEveryAuthorization = true
+    /// PA-02 (RFC 9126 §5): a push that fails ends the authorization; the defect sends the request
+    /// in the front channel instead.
+    public var fallsBackToFrontChannel = false
     /// The OpenID Connect relying-party rules: ID token validation, keys, userinfo.
     public var openIDConnect = OpenIDConnectBehaviour.conforming
     /// Leg 2 of a third-party sign-in: the exchange at the app's own server and its session.

@@ -254,6 +254,21 @@ public struct DefectiveClient: Sendable {
         ) {
             $0.datesAssertionsByClientClock = false
         },
+        defect(
+            "ignores-pushed-authorization",
+            "sends its authorization requests through the browser though the provider requires pushes"
+        ) {
+            $0.pushesAuthorizationRequests = false
+        },
+        defect("reused-request-uri", "opens the request_uri of its first pushed authorization request again") {
+            $0.pushesEveryAuthorization = false
+        },
+        defect(
+            "front-channel-after-failed-push",
+            "sends the authorization request through the browser when the push fails"
+        ) {
+            $0.fallsBackToFrontChannel = true
+        },
         defect("exchanges-refused-id-token", "trades at the app server the ID token it refused at sign-in") {
             $0.tokenExchange.exchangesAcceptedIDTokenOnly = false
         },

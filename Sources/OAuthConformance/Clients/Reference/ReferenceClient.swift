@@ -40,6 +40,9 @@ public actor ReferenceClient: ClientUnderTest {
         public var pinnedPublicKeySHA256: String?
         /// The app's own server, where a third-party sign-in is exchanged for the app's tokens.
         public var appServerTokenEndpointURL: String?
+        /// RFC 9126: where the client pushes its authorization requests; `nil`: it sends them
+        /// in the front channel.
+        public var pushedAuthorizationEndpointURL: String?
         /// The private JWK the client is registered with for `private_key_jwt`; with it, the
         /// client authenticates by signed assertions instead of its secret.
         public var clientAssertionKey: String?
@@ -65,6 +68,7 @@ public actor ReferenceClient: ClientUnderTest {
             tokenFile: URL? = nil,
             appServerTokenEndpointURL: String? = nil,
             clientAssertionKey: String? = nil,
+            pushedAuthorizationEndpointURL: String? = nil,
             requestTimeout: TimeAmount = .seconds(30)
         ) {
             self.tokenEndpointURL = tokenEndpointURL
@@ -81,6 +85,7 @@ public actor ReferenceClient: ClientUnderTest {
             self.tokenFile = tokenFile
             self.appServerTokenEndpointURL = appServerTokenEndpointURL
             self.clientAssertionKey = clientAssertionKey
+            self.pushedAuthorizationEndpointURL = pushedAuthorizationEndpointURL
             self.requestTimeout = requestTimeout
         }
 
@@ -100,6 +105,7 @@ public actor ReferenceClient: ClientUnderTest {
                 tokenFile: environment.storageDirectory.appendingPathComponent("tokens.json"),
                 appServerTokenEndpointURL: environment.appServerTokenEndpointURL,
                 clientAssertionKey: environment.clientAssertionKey,
+                pushedAuthorizationEndpointURL: environment.pushedAuthorizationEndpointURL,
                 requestTimeout: requestTimeout
             )
         }
@@ -129,6 +135,8 @@ public actor ReferenceClient: ClientUnderTest {
     private var assertionSigner: ClientAssertionSigner?
     /// The assertion sent last; only the defect that reuses assertions sends it again.
     private var lastAssertion: String?
+    /// The authorization URL of the last push; only the defect that reuses `request_uri`s opens it again.
+    private var pushedURL: String?
     /// Made at the first exchange of a sign-in; its tokens are for the app server alone.
     private var appServerSession: AppServerSession?
 
@@ -222,10 +230,10 @@ public actor ReferenceClient: ClientUnderTest {
     // MARK: Authorization code flow
 
     public func authorizationURL() async -> Result<String, ClientFailure> {
-        startAuthorization(nonce: nil)
+        await startAuthorization(nonce: nil)
     }
 
-    private func startAuthorization(nonce: String?) -> Result<String, ClientFailure> {
+    private func startAuthorization(nonce: String?) async -> Result<String, ClientFailure> {
         guard let endpoint = configuration.authorizationEndpointURL, let redirectURI = configuration.redirectURI else {
             return .failure(
                 ClientFailure(.unsupported, message: "no authorization endpoint or redirect URI configured")
@@ -238,7 +246,50 @@ public actor ReferenceClient: ClientUnderTest {
             nonce: nonce
         )
         pendingAuthorization = request
-        return .success(request.url(endpoint: endpoint, clientID: configuration.client.id, pkce: behaviour.pkce))
+        let clientID = configuration.client.id
+        guard let pusher = authorizationPusher() else {
+            return .success(request.url(endpoint: endpoint, clientID: clientID, pkce: behaviour.pkce))
+        }
+        if !behaviour.pushesEveryAuthorization, let pushedURL { return .success(pushedURL) }
+        let pushed = await pusher.push(
+            request.parameters(clientID: clientID, pkce: behaviour.pkce),
+            clientID: clientID,
+            authorizationEndpoint: endpoint
+        )
+        if case .failure = pushed, behaviour.fallsBackToFrontChannel {
+            // The defect's application sends the request the old way when the push fails.
+            return .success(request.url(endpoint: endpoint, clientID: clientID, pkce: behaviour.pkce))
+        }
+        pushedURL = try? pushed.get()
+        return pushed
+    }
+
+    /// RFC 9126: made when the environment names a pushed authorization request endpoint.
+    private func authorizationPusher() -> AuthorizationPusher? {
+        guard behaviour.pushesAuthorizationRequests, let endpoint = configuration.pushedAuthorizationEndpointURL else {
+            return nil
+        }
+        return AuthorizationPusher(endpointURL: endpoint) { [weak self] url, form in
+            guard let self else { return .failure(ClientFailure(.unexpected, message: "the client is gone")) }
+            return await self.pushAuthorization(url, form)
+        }
+    }
+
+    private func pushAuthorization(
+        _ url: String,
+        _ fields: [(String, String)]
+    ) async -> Result<(Int, String), ClientFailure> {
+        let request: HTTPClientRequest
+        switch await authenticatedPost(to: url, fields) {
+        case .success(let built): request = built.0
+        case .failure(let failure): return .failure(failure)
+        }
+        do {
+            let answer = try await exchange(request)
+            return .success((answer.status, answer.body))
+        } catch {
+            return .failure(Self.transportFailure(error))
+        }
     }
 
     public func completeAuthorization(redirectURL: String) async -> ClientOutcome {
@@ -281,7 +332,7 @@ public actor ReferenceClient: ClientUnderTest {
             return .failure(ClientFailure(.unsupported, message: "no OpenID Connect discovery URL configured"))
         }
         switch await relyingParty.prepareSignIn() {
-        case .success(let nonce): return startAuthorization(nonce: nonce)
+        case .success(let nonce): return await startAuthorization(nonce: nonce)
         case .failure(let failure): return .failure(failure)
         }
     }
@@ -719,8 +770,45 @@ public actor ReferenceClient: ClientUnderTest {
         _ fields: [(String, String)],
         previous: TokenSet?
     ) async -> Result<TokenSet, ClientFailure> {
+        let request: HTTPClientRequest
+        let form: [(String, String)]
+        switch await authenticatedPost(to: configuration.tokenEndpointURL, fields) {
+        case .success(let built): (request, form) = built
+        case .failure(let failure): return .failure(failure)
+        }
+        do {
+            let answer = try await exchange(request)
+            noteRetryAfter(answer.headers)
+            let result = interpreter.interpret(
+                status: answer.status,
+                body: answer.body,
+                receivedAt: now(),
+                previous: previous,
+                serverDate: answer.headers["Date"].first.flatMap(Self.httpDate)
+            )
+            guard !behaviour.keepsCredentialsOutOfErrors else { return result }
+            // The defect quotes the whole request in its errors, credentials and all.
+            return result.mapError { failure in
+                ClientFailure(
+                    failure.category,
+                    oauthError: failure.oauthError,
+                    message: failure.message + " (request: \(FormEncoding.encode(form)))"
+                )
+            }
+        } catch {
+            return .failure(Self.transportFailure(error))
+        }
+    }
+
+    /// A form POST to an endpoint of the authorization server (token, PAR) with the client's
+    /// authentication: an assertion, HTTP Basic or the secret in the body; the request and the
+    /// form it carries.
+    private func authenticatedPost(
+        to endpoint: String,
+        _ fields: [(String, String)]
+    ) async -> Result<(HTTPClientRequest, [(String, String)]), ClientFailure> {
         var form = fields
-        var url = configuration.tokenEndpointURL
+        var url = endpoint
         if !behaviour.keepsClientSecretOutOfURLs {
             url +=
                 "?"
@@ -758,28 +846,7 @@ public actor ReferenceClient: ClientUnderTest {
             }
         }
         request.body = .bytes(ByteBuffer(string: FormEncoding.encode(form)))
-        do {
-            let answer = try await exchange(request)
-            noteRetryAfter(answer.headers)
-            let result = interpreter.interpret(
-                status: answer.status,
-                body: answer.body,
-                receivedAt: now(),
-                previous: previous,
-                serverDate: answer.headers["Date"].first.flatMap(Self.httpDate)
-            )
-            guard !behaviour.keepsCredentialsOutOfErrors else { return result }
-            // The defect quotes the whole request in its errors, credentials and all.
-            return result.mapError { failure in
-                ClientFailure(
-                    failure.category,
-                    oauthError: failure.oauthError,
-                    message: failure.message + " (request: \(FormEncoding.encode(form)))"
-                )
-            }
-        } catch {
-            return .failure(Self.transportFailure(error))
-        }
+        return .success((request, form))
     }
 
     /// A `private_key_jwt` assertion for one token request (RFC 7523 §3): a fresh `jti` every
@@ -935,6 +1002,7 @@ public struct ReferenceClientFactory: ClientFactory {
             capabilities: [
                 .proactiveRefresh, .refreshOn401, .authorizationCode, .restart, .customCA, .pinning, .virtualClock,
                 .concurrency, .openID, .idTokenSignature, .idTokenExchange, .privateKeyJWT,
+                .pushedAuthorizationRequests,
             ],
             refreshWindow: ClientBehaviour.conforming.refreshLeeway,
             idTokenClockSkew: ClientBehaviour.conforming.openIDConnect.allowedClockSkew,

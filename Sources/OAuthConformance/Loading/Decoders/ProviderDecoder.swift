@@ -5,7 +5,7 @@ import Yams
 struct ProviderDecoder {
     static let keys = [
         "tokens", "rules", "tls", "seed", "redirect_uris", "clock_skew", "id_tokens", "client_secret", "app_server",
-        "client_authentication",
+        "client_authentication", "pushed_authorization",
     ]
     /// RFC 7518 §3.2: an HMAC key for HS256 has at least 256 bits.
     static let shortestHS256Secret = 32
@@ -46,6 +46,25 @@ struct ProviderDecoder {
             reader.enumeration($0, "client_authentication", as: ClientAuthenticationMethod.self)
         }) {
             settings.clientAuthentication = method
+        }
+        // `pushed_authorization: { required: true, request_uri_lifetime: 60s }` (RFC 9126).
+        if let node = provider["pushed_authorization"],
+            let pushed = reader.mapping(
+                node,
+                "provider.pushed_authorization",
+                allowedKeys: ["required", "request_uri_lifetime"]
+            )
+        {
+            var policy = PushedAuthorizationPolicy()
+            if let required = pushed["required"].flatMap({ reader.bool($0, "pushed_authorization.required") }) {
+                policy.required = required
+            }
+            if let lifetime = pushed["request_uri_lifetime"].flatMap({
+                reader.duration($0, "pushed_authorization.request_uri_lifetime")
+            }) {
+                policy.requestURILifetime = lifetime
+            }
+            settings.pushedAuthorization = policy
         }
         if let node = provider["client_secret"], let secret = reader.string(node, "client_secret") {
             settings.client.secret = secret

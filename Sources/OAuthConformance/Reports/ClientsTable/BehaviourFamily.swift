@@ -153,6 +153,14 @@ public struct BehaviourFamily: Sendable, Hashable, Identifiable {
             patterns: ["security/private-key-jwt-*"]
         ),
         BehaviourFamily(
+            id: "pushed-authorization-requests",
+            title: "Pushed authorization requests",
+            summary:
+                "Pushes each authorization request where the provider requires it, opens only the one-time request_uri, and never falls back to the browser when a push fails.",
+            patterns: ["security/pushed-authorization-*"],
+            timelinesVaryBetweenRuns: true
+        ),
+        BehaviourFamily(
             id: "tls",
             title: "TLS",
             summary:
