@@ -3,9 +3,11 @@
 classes."""
 
 from authlib.common.errors import AuthlibBaseError
+from authlib.oauth2.rfc7523 import PrivateKeyJWT
 from joserfc.errors import JoseError
+from joserfc.jwk import ECKey
 
-from oauth_adapter import ClientError, category_for_code, type_name
+from oauth_adapter import ClientError, category_for_code, client_assertion_jwk, type_name
 
 # authlib's own conditions, not RFC 6749 codes: nothing usable to send, so the user must sign in again.
 SIGN_IN_CODES = {"missing_token", "token_invalid", "token_expired"}
@@ -30,15 +32,32 @@ def authlib_error(exception):
 
 def client_arguments(environment, token, update_token):
     """The arguments an application gives either authlib client for this environment: the token
-    endpoint (which enables refresh inside ensure_active_token), HTTP Basic client authentication,
-    PKCE S256, the token it holds, and the callback authlib hands each new token to."""
+    endpoint (which enables refresh inside ensure_active_token), its client authentication, PKCE
+    S256, the token it holds, and the callback authlib hands each new token to."""
     return dict(
         client_id=environment["client_id"],
-        client_secret=environment["client_secret"],
         token_endpoint=environment["token_endpoint"],
-        token_endpoint_auth_method="client_secret_basic",
         redirect_uri=environment["redirect_uri"],
         code_challenge_method="S256",
         token=token,
         update_token=update_token,
+        **client_authentication(environment),
+    )
+
+
+def client_authentication(environment):
+    """HTTP Basic with the client secret; or, for a client registered for private_key_jwt (the
+    environment's client_assertion_jwk), authlib's PrivateKeyJWT as its documentation configures
+    it: the private key in the client_secret slot (a joserfc key, as PrivateKeyJWT.sign wants one
+    for anything but RSA), the method given as token_endpoint_auth_method, with the token endpoint
+    (the assertion's aud) and the key's algorithm, ES256 for the harness's P-256 key (PrivateKeyJWT's
+    default is RS256). authlib builds the assertion itself for every token request
+    (private_key_jwt_sign: iss = sub = client_id, iat from time.time(), exp an hour later, jti
+    generate_token(36))."""
+    jwk = client_assertion_jwk(environment)
+    if jwk is None:
+        return dict(client_secret=environment["client_secret"], token_endpoint_auth_method="client_secret_basic")
+    return dict(
+        client_secret=ECKey.import_key(jwk),
+        token_endpoint_auth_method=PrivateKeyJWT(environment["token_endpoint"], alg="ES256"),
     )

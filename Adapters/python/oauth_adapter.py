@@ -72,6 +72,16 @@ def transport_error(exception):
     return None
 
 
+def client_assertion_jwk(environment):
+    """The private key of a client registered for private_key_jwt (the environment's
+    client_assertion_jwk: the harness sends the JWK as JSON text; an object is taken as is) as a
+    dict, or None when the client uses its secret."""
+    value = environment.get("client_assertion_jwk")
+    if not value:
+        return None
+    return json.loads(value) if isinstance(value, str) else dict(value)
+
+
 class Adapter:
     """One client library behind the protocol. Override what the library can do; an operation
     left alone answers `unsupported`, and the harness skips scenarios that need it as long as

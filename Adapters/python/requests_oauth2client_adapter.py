@@ -1,8 +1,9 @@
 """requests-oauth2client (Guillaume Pujol's OAuth2Client and its requests auth handlers) behind the
 adapter protocol, used as its README shows: an OAuth2Client for the token endpoint (client_secret_post,
-the library's default), a grant method of that client for each sign-in, and the token handed to an
-OAuth2AccessTokenAuth (or an OAuth2ClientCredentialsAuth) on the application's requests.Session, which
-renews it once it is inside the handler's leeway. The library reads datetime.now() and takes no clock,
+the library's default, or PrivateKeyJwt for a client registered for private_key_jwt), a grant method
+of that client for each sign-in, and the token handed to an OAuth2AccessTokenAuth (or an
+OAuth2ClientCredentialsAuth) on the application's requests.Session, which renews it once it is
+inside the handler's leeway. The library reads datetime.now() and takes no clock,
 so the profile runs this under libfaketime.
 
 OpenID Connect goes through the library's own relying-party code: OAuth2Client.from_discovery_endpoint
@@ -28,10 +29,11 @@ from requests_oauth2client import (
     OAuth2Client,
     OAuth2ClientCredentialsAuth,
     OAuth2Error,
+    PrivateKeyJwt,
     TokenSerializer,
 )
 
-from oauth_adapter import ClientError, SessionAdapter, category_for_code, serve, type_name
+from oauth_adapter import ClientError, SessionAdapter, category_for_code, client_assertion_jwk, serve, type_name
 
 # What the library raises when it refuses an ID token: its own InvalidIdToken family from
 # validate_id_token, and the jwskate errors of the signature check it calls without catching them
@@ -45,7 +47,7 @@ NO_USABLE_TOKEN = (NonRenewableTokenError, ExpiredAccessToken, MissingRefreshTok
 class RequestsOAuth2ClientAdapter(SessionAdapter):
     name = "requests-oauth2client"
     version = f"{version('requests-oauth2client')} (jwskate {version('jwskate')})"
-    capabilities = ["proactive_refresh", "authorization_code", "restart", "custom_ca", "concurrency", "openid"]
+    capabilities = ["proactive_refresh", "authorization_code", "restart", "custom_ca", "concurrency", "openid", "private_key_jwt"]
     provider_session = None
 
     def reset(self, environment):
@@ -83,8 +85,7 @@ class RequestsOAuth2ClientAdapter(SessionAdapter):
             # document. authorization_request() does not pass this one on (see the profile).
             issuer=env["issuer"],
             authorization_response_iss_parameter_supported=True,
-            client_id=env["client_id"],
-            client_secret=env["client_secret"],
+            **self._client_authentication(),
             session=self.provider_session,
             testing=self.testing,
         )
@@ -94,6 +95,19 @@ class RequestsOAuth2ClientAdapter(SessionAdapter):
         grant = saved.get("grant", "password")
         self._use(grant, OAuth2ClientCredentialsAuth(self.client, token=token) if grant == "client_credentials"
                   else OAuth2AccessTokenAuth(self.client, token))
+
+    def _client_authentication(self):
+        """The client's credentials for OAuth2Client: client_id and client_secret (which it sends
+        as client_secret_post, its default); or, for a client registered for private_key_jwt (the
+        environment's client_assertion_jwk), a PrivateKeyJwt auth as the README configures it, over
+        a jwskate Jwk of the key. The library then builds the assertion for each request to the
+        token endpoint (PrivateKeyJwt.client_assertion: iss = sub = client_id, aud the URL the
+        request goes to, iat from datetime.now(), exp iat + 60 s, jti uuid4())."""
+        env = self.environment
+        jwk = client_assertion_jwk(env)
+        if jwk is None:
+            return dict(client_id=env["client_id"], client_secret=env["client_secret"])
+        return dict(auth=PrivateKeyJwt(env["client_id"], jwskate.Jwk(jwk), alg="ES256"))
 
     def _http_session(self):
         session = requests.Session()
@@ -180,8 +194,7 @@ class RequestsOAuth2ClientAdapter(SessionAdapter):
             self.oidc_client = OAuth2Client.from_discovery_endpoint(
                 url=env["openid_configuration_url"],
                 issuer=env["issuer"],
-                client_id=env["client_id"],
-                client_secret=env["client_secret"],
+                **self._client_authentication(),
                 session=self.provider_session,
                 testing=self.testing,
                 redirect_uri=env["redirect_uri"],
