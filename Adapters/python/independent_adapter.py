@@ -13,12 +13,13 @@ import argparse
 import os
 
 from independent_client import ClientConfig, ClientFailure, IndependentClient, __version__
-from oauth_adapter import Adapter, ClientError, serve, type_name
+from oauth_adapter import Adapter, ClientError, client_assertion_jwk, serve, type_name
 
 PROACTIVE_WINDOW = 300.0  # seconds; the proactive profile declares refresh_window: 300s
 
 BASE_CAPABILITIES = [
     "refresh_on_401", "authorization_code", "restart", "custom_ca", "concurrency", "openid", "id_token_exchange",
+    "private_key_jwt", "pushed_authorization_requests",
 ]
 
 
@@ -50,6 +51,8 @@ class IndependentAdapter(Adapter):
             openid_configuration_url=environment.get("openid_configuration_url"),
             id_token_signing_alg=environment.get("id_token_signing_alg") or "RS256",
             app_server_token_endpoint=environment.get("app_server_token_endpoint"),
+            client_assertion_key=client_assertion_jwk(environment),
+            pushed_authorization_request_endpoint=environment.get("pushed_authorization_request_endpoint"),
         ))
 
     def login(self, grant):

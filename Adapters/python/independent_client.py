@@ -11,7 +11,14 @@ specifications leave the choice to the client it deliberately chooses otherwise:
   when the application asks) and proactive (a window, 300 s by default, clamped to half the
   lifetime for short tokens, plus the 401 path).
 * Client authentication with client_id/client_secret in the request body (RFC 6749 §2.3.1), not
-  HTTP Basic.
+  HTTP Basic; or, when registered for private_key_jwt (RFC 7523 §2.2, OIDC Core §9), a fresh ES256
+  assertion for every request that authenticates (every attempt of it: a retry signs anew), whose
+  ``aud`` is the issuer (the reference client names the token endpoint), living 60 s from an
+  ``iat`` read on the client's clock. The secret then goes nowhere.
+* Pushed authorization requests (RFC 9126), when the provider has a PAR endpoint: one push per
+  authorization, authenticated like a token request, tried once (no retry); the browser gets only
+  ``client_id`` and ``request_uri``. A refused or failed push ends the authorization: no URL with
+  the parameters in it is ever built.
 * After a 5xx, 429 or transport failure at the token endpoint it tries once more after a short
   back-off with jitter (at most two attempts per token request), unless the answer carried
   ``Retry-After``: then it does not retry, and sends no token request before the instant named.
@@ -109,6 +116,10 @@ class ClientConfig:
     # The app's own server (leg 2 of a third-party sign-in): its token endpoint, whose origin also
     # serves the app's resource. None: the application has no server of its own.
     app_server_token_endpoint: Optional[str] = None
+    # private_key_jwt (RFC 7523 §2.2): the client's private JWK (a dict). None: client_secret_post.
+    client_assertion_key: Optional[dict] = dataclasses.field(default=None, repr=False)
+    # RFC 9126: the provider's pushed authorization request endpoint. None: plain front-channel requests.
+    pushed_authorization_request_endpoint: Optional[str] = None
     connect_timeout: float = 5.0
     read_timeout: float = 10.0
 
@@ -228,17 +239,17 @@ class ErrorMapper:
         return TRANSIENT if cls.server_trouble(status) else OAUTH_ERROR
 
     @classmethod
-    def error_response(cls, code: str, description: Optional[str], status: int) -> ClientFailure:
+    def error_response(cls, code: str, description: Optional[str], status: int, where: str = "the token endpoint") -> ClientFailure:
         detail = f": {description}" if isinstance(description, str) and description else ""
-        return ClientFailure(cls.for_code(code, status), f"the token endpoint refused the request ({status} {code}){detail}", oauth_error=code)
+        return ClientFailure(cls.for_code(code, status), f"{where} refused the request ({status} {code}){detail}", oauth_error=code)
 
     @classmethod
-    def codeless_response(cls, status: int, what: str) -> ClientFailure:
+    def codeless_response(cls, status: int, what: str, where: str = "the token endpoint") -> ClientFailure:
         if cls.server_trouble(status):
-            return ClientFailure(TRANSIENT, f"the token endpoint is unavailable (HTTP {status}, {what})")
+            return ClientFailure(TRANSIENT, f"{where} is unavailable (HTTP {status}, {what})")
         if 300 <= status < 400:
-            return ClientFailure(PROTOCOL, f"the token endpoint answered a redirect (HTTP {status}); redirects are not followed")
-        return ClientFailure(PROTOCOL, f"the token endpoint answered HTTP {status} with {what}")
+            return ClientFailure(PROTOCOL, f"{where} answered a redirect (HTTP {status}); redirects are not followed")
+        return ClientFailure(PROTOCOL, f"{where} answered HTTP {status} with {what}")
 
     @staticmethod
     def transport(error: Exception, what: str) -> ClientFailure:
@@ -367,18 +378,93 @@ class _Answer:
     body: bytes
 
 
-class TokenEndpoint:
-    """POSTs grants to a token endpoint: client credentials in the body (the provider's only),
-    redirects never followed, the answer read with a size bound, one retry after an outage unless
-    told to wait. `url` None is the provider's; the app server's gets no client credentials."""
+class SecretInBody:
+    """client_secret_post (RFC 6749 §2.3.1): client_id and client_secret as form fields."""
 
-    LARGEST_BODY = 1 << 20
+    def __init__(self, client_id: str, secret: str):
+        self._client_id = client_id
+        self._secret = secret
+
+    def fields(self) -> list:
+        return [("client_id", self._client_id), ("client_secret", self._secret)]
+
+
+class SignedAssertion:
+    """private_key_jwt (RFC 7523 §2.2 and §3, OIDC Core §9): every call of `fields` signs a new
+    assertion, so no two requests (retries included) ever carry the same one or the same jti."""
+
+    ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
+    LIFETIME = 60  # seconds from iat to exp: long enough to arrive, too short to be worth stealing
+
+    def __init__(self, client_id: str, jwk: dict, audience: str, clock: Callable[[], float]):
+        try:
+            self._key = jwt.PyJWK(jwk)
+        except (jwt.exceptions.PyJWTError, ValueError, TypeError, KeyError) as error:
+            raise ClientFailure(UNSUPPORTED, f"the client's private_key_jwt key is not a usable JWK ({type(error).__name__})") from None
+        if self._key.algorithm_name != "ES256" or not jwk.get("d"):
+            raise ClientFailure(UNSUPPORTED, "the client's private_key_jwt key must be a private ES256 (P-256) key")
+        self._kid = jwk.get("kid")
+        self._client_id = client_id
+        self._audience = audience
+        self._clock = clock
+
+    def fields(self) -> list:
+        issued = int(self._clock())  # the client's clock, never the machine's wall clock directly
+        claims = {
+            "iss": self._client_id, "sub": self._client_id, "aud": self._audience,
+            "iat": issued, "exp": issued + self.LIFETIME, "jti": secrets.token_urlsafe(24),
+        }
+        headers = {"kid": self._kid} if self._kid else None
+        assertion = jwt.encode(claims, self._key.key, algorithm="ES256", headers=headers)
+        return [("client_id", self._client_id), ("client_assertion_type", self.ASSERTION_TYPE), ("client_assertion", assertion)]
+
+
+def client_authentication(config: ClientConfig, clock: Callable[[], float]):
+    """How this client proves itself wherever the provider authenticates it (token, PAR)."""
+    if config.client_assertion_key is not None:
+        # The issuer is the authorization server's identifier (RFC 7523 §3 allows it as aud).
+        return SignedAssertion(config.client_id, config.client_assertion_key, config.issuer or config.token_endpoint, clock)
+    return SecretInBody(config.client_id, config.client_secret)
+
+
+LARGEST_BODY = 1 << 20
+
+
+def post_form(config: ClientConfig, http: requests.Session, url: str, fields: list, what: str) -> "_Answer":
+    """One form POST: redirects never followed, the answer read with a size bound."""
+    try:
+        response = http.post(
+            url, data=fields, headers={"Accept": "application/json"},
+            allow_redirects=False, stream=True, verify=config.ca_file or True,
+            timeout=(config.connect_timeout, config.read_timeout),
+        )
+        try:
+            chunks, size = [], 0
+            for chunk in response.iter_content(chunk_size=65536):
+                size += len(chunk)
+                if size > LARGEST_BODY:
+                    raise ClientFailure(PROTOCOL, f"the answer to the {what} is larger than {LARGEST_BODY} bytes")
+                chunks.append(chunk)
+        finally:
+            response.close()
+    except requests.exceptions.RequestException as error:
+        raise ErrorMapper.transport(error, what) from None
+    return _Answer(response.status_code, response.headers, b"".join(chunks))
+
+
+class TokenEndpoint:
+    """POSTs grants to a token endpoint: the client's authentication in the body (the provider's
+    only), redirects never followed, the answer read with a size bound, one retry after an outage
+    unless told to wait. `url` None is the provider's; the app server's gets no client credentials."""
+
     ATTEMPTS = 2
 
-    def __init__(self, config: ClientConfig, http: requests.Session, clock: Callable[[], float], url: Optional[str] = None):
+    def __init__(self, config: ClientConfig, http: requests.Session, clock: Callable[[], float], url: Optional[str] = None,
+                 authentication=None):
         self._config = config
         self._url = url or config.token_endpoint
-        self._authenticates = url is None  # the provider's secret never leaves for another server
+        # The provider's credentials never leave for another server.
+        self._authentication = (authentication or client_authentication(config, clock)) if url is None else None
         self._http = http
         self._clock = clock
         self._gate = RetryAfterGate(clock)
@@ -405,32 +491,38 @@ class TokenEndpoint:
         time.sleep(random.uniform(0.05, 0.15))
 
     def _post(self, form: list) -> _Answer:
-        config = self._config
         fields = list(form)
-        if self._authenticates:
-            fields += [("client_id", config.client_id), ("client_secret", config.client_secret)]
-        try:
-            response = self._http.post(
-                self._url, data=fields, headers={"Accept": "application/json"},
-                allow_redirects=False, stream=True, verify=config.ca_file or True,
-                timeout=(config.connect_timeout, config.read_timeout),
-            )
-            try:
-                body = self._bounded_body(response)
-            finally:
-                response.close()
-        except requests.exceptions.RequestException as error:
-            raise ErrorMapper.transport(error, "token request") from None
-        return _Answer(response.status_code, response.headers, body)
+        if self._authentication is not None:
+            fields += self._authentication.fields()  # per attempt: a retry carries a new assertion
+        return post_form(self._config, self._http, self._url, fields, "token request")
 
-    def _bounded_body(self, response: requests.Response) -> bytes:
-        chunks, size = [], 0
-        for chunk in response.iter_content(chunk_size=65536):
-            size += len(chunk)
-            if size > self.LARGEST_BODY:
-                raise ClientFailure(PROTOCOL, f"the token endpoint's answer is larger than {self.LARGEST_BODY} bytes")
-            chunks.append(chunk)
-        return b"".join(chunks)
+
+class RequestPusher:
+    """RFC 9126 §2: POSTs an authorization request's parameters to the PAR endpoint, the client
+    authenticated as at the token endpoint, and returns the request_uri of the 201 answer. Tried
+    once: any failure is the authorization's failure (an error answer mapped as at the token
+    endpoint, 5xx/429/transport transient), never a reason to go by the front channel instead."""
+
+    WHERE = "the pushed authorization request endpoint"
+
+    def __init__(self, config: ClientConfig, http: requests.Session, authentication):
+        self._config = config
+        self._http = http
+        self._authentication = authentication
+
+    def push(self, parameters: list) -> str:
+        # client_id travels with the authentication fields, once (§2.1).
+        fields = [(name, value) for name, value in parameters if name != "client_id"] + self._authentication.fields()
+        answer = post_form(self._config, self._http, self._config.pushed_authorization_request_endpoint, fields, "pushed authorization request")
+        members = TokenResponseReader._json_object(answer.body)
+        if members is not None and members.get("error") is not None:
+            raise ErrorMapper.error_response(str(members["error"]), members.get("error_description"), answer.status, self.WHERE)
+        if answer.status not in (200, 201):
+            raise ErrorMapper.codeless_response(answer.status, "no error code" if members is not None else "a body that is not a JSON object", self.WHERE)
+        request_uri = members.get("request_uri") if members is not None else None
+        if not isinstance(request_uri, str) or not request_uri:
+            raise ClientFailure(PROTOCOL, f"{self.WHERE} answered without a request_uri (RFC 9126 §2.2)")
+        return request_uri
 
 
 # ---------------------------------------------------------------------------------------------
@@ -502,8 +594,9 @@ class AuthorizationFlow:
     """RFC 6749 §4.1 with PKCE S256 (RFC 7636), a fresh 256-bit state (§10.10, §10.12) and the
     RFC 9207 issuer check. One redirect per authorization request: it is consumed when read."""
 
-    def __init__(self, config: ClientConfig):
+    def __init__(self, config: ClientConfig, pusher: Optional[RequestPusher] = None):
         self._config = config
+        self._pusher = pusher  # RFC 9126: parameters go by the back channel, the browser gets a reference
         self._lock = threading.Lock()
         self._pending: Optional[tuple] = None  # (state, code_verifier, nonce or None)
 
@@ -517,13 +610,21 @@ class AuthorizationFlow:
         state = secrets.token_urlsafe(32)
         verifier = secrets.token_urlsafe(64)  # 86 characters of the unreserved set
         challenge = _base64url(hashlib.sha256(verifier.encode("ascii")).digest())
-        with self._lock:
-            self._pending = (state, verifier, nonce)
         openid = [("scope", "openid"), ("nonce", nonce)] if nonce is not None else []
-        query = urllib.parse.urlencode([
+        parameters = [
             ("response_type", "code"), ("client_id", config.client_id), ("redirect_uri", config.redirect_uri),
             *openid, ("state", state), ("code_challenge", challenge), ("code_challenge_method", "S256"),
-        ], quote_via=urllib.parse.quote)
+        ]
+        if self._pusher is not None:
+            with self._lock:
+                self._pending = None  # a new authorization supersedes any earlier one, even if its push fails
+            # A new push for every authorization (a request_uri is single-use, §4); a failed push
+            # raises here, before anything is pending and without any front-channel URL.
+            request_uri = self._pusher.push(parameters)
+            parameters = [("client_id", config.client_id), ("request_uri", request_uri)]
+        with self._lock:
+            self._pending = (state, verifier, nonce)
+        query = urllib.parse.urlencode(parameters, quote_via=urllib.parse.quote)
         separator = "&" if urllib.parse.urlsplit(endpoint).query else "?"
         return f"{endpoint}{separator}{query}"
 
@@ -991,9 +1092,13 @@ class IndependentClient:
         self._http.mount("http://", adapter)
         self._http.mount("https://", adapter)
         self._store = TokenStore(self._config.storage_dir)
-        self._token_endpoint = TokenEndpoint(self._config, self._http, self._clock)
+        authentication = client_authentication(self._config, self._clock)
+        self._token_endpoint = TokenEndpoint(self._config, self._http, self._clock, authentication=authentication)
         self._refresher = SingleFlightRefresher(self._store, self._renew)
-        self._authorization = AuthorizationFlow(self._config)
+        pusher = None
+        if self._config.pushed_authorization_request_endpoint:
+            pusher = RequestPusher(self._config, self._http, authentication)
+        self._authorization = AuthorizationFlow(self._config, pusher)
         self._relying_party = OpenIDRelyingParty(self._config, self._http, self._clock)
         self._app_server = None
         if self._config.app_server_token_endpoint:
