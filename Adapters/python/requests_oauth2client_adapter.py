@@ -9,7 +9,13 @@ so the profile runs this under libfaketime.
 OpenID Connect goes through the library's own relying-party code: OAuth2Client.from_discovery_endpoint
 (the document, checked against the issuer, and the JWKS), authorization_request (state, nonce, PKCE),
 AuthorizationRequest.validate_callback and authorization_code(AuthorizationResponse), which calls
-BearerToken.validate_id_token; then OAuth2Client.userinfo."""
+BearerToken.validate_id_token; then OAuth2Client.userinfo.
+
+Pushed authorization requests (RFC 9126) as the library documents them: the client is given the
+PAR endpoint (pushed_authorization_request_endpoint=...), and the AuthorizationRequest it builds
+goes through OAuth2Client.pushed_authorization_request, whose RequestUriParameterAuthorizationRequest
+(client_id and request_uri only) is what the browser opens. The redirect is still validated
+against the original AuthorizationRequest (state, iss, PKCE verifier)."""
 
 import os
 import threading
@@ -47,7 +53,8 @@ NO_USABLE_TOKEN = (NonRenewableTokenError, ExpiredAccessToken, MissingRefreshTok
 class RequestsOAuth2ClientAdapter(SessionAdapter):
     name = "requests-oauth2client"
     version = f"{version('requests-oauth2client')} (jwskate {version('jwskate')})"
-    capabilities = ["proactive_refresh", "authorization_code", "restart", "custom_ca", "concurrency", "openid", "private_key_jwt"]
+    capabilities = ["proactive_refresh", "authorization_code", "restart", "custom_ca", "concurrency", "openid", "private_key_jwt",
+                    "pushed_authorization_requests"]
     provider_session = None
 
     def reset(self, environment):
@@ -85,6 +92,9 @@ class RequestsOAuth2ClientAdapter(SessionAdapter):
             # document. authorization_request() does not pass this one on (see the profile).
             issuer=env["issuer"],
             authorization_response_iss_parameter_supported=True,
+            # RFC 9126: the PAR endpoint, when the provider takes pushed requests (None otherwise,
+            # the library's default: no PAR endpoint configured).
+            pushed_authorization_request_endpoint=env.get("pushed_authorization_request_endpoint"),
             **self._client_authentication(),
             session=self.provider_session,
             testing=self.testing,
@@ -167,7 +177,23 @@ class RequestsOAuth2ClientAdapter(SessionAdapter):
         # state, PKCE S256 and the expected issuer come from the library; no scope, so no nonce
         # (authorization_request's default scope is "openid").
         self.pending = self.client.authorization_request(scope=None)
-        return self.pending.uri
+        return self._front_channel_uri(self.client, self.pending)
+
+    def _front_channel_uri(self, client, authorization_request):
+        """The URL the browser opens for an AuthorizationRequest. With a PAR endpoint in the
+        environment, the request is pushed first (OAuth2Client.pushed_authorization_request: its
+        parameters POSTed to the PAR endpoint, authenticated as at the token endpoint), and the
+        browser gets the library's RequestUriParameterAuthorizationRequest URI (client_id and
+        request_uri). A failed push raises the library's exception (an EndpointError subclass for
+        an error body, InvalidPushedAuthorizationResponse otherwise), classified below; the
+        request then stays unsent, and no redirect is awaited."""
+        if not self.environment.get("pushed_authorization_request_endpoint"):
+            return authorization_request.uri
+        try:
+            return client.pushed_authorization_request(authorization_request).uri
+        except BaseException:
+            self.pending = None
+            raise
 
     def complete_authorization(self, redirect_url):
         azr = self._validated_callback(redirect_url)
@@ -198,6 +224,8 @@ class RequestsOAuth2ClientAdapter(SessionAdapter):
                 session=self.provider_session,
                 testing=self.testing,
                 redirect_uri=env["redirect_uri"],
+                # from_discovery_document takes the PAR endpoint from the document (this provider
+                # always advertises one); sign_in_url pushes only when the environment names it.
                 # The algorithm this client registered; validate_id_token refuses any other.
                 id_token_signed_response_alg=env.get("id_token_signing_alg") or "RS256",
             )
@@ -206,8 +234,9 @@ class RequestsOAuth2ClientAdapter(SessionAdapter):
     def sign_in_url(self):
         # authorization_request's defaults: scope openid, a fresh state and nonce
         # (secrets.token_urlsafe(32)), PKCE S256.
-        self.pending = self._oidc().authorization_request()
-        return self.pending.uri
+        client = self._oidc()
+        self.pending = client.authorization_request()
+        return self._front_channel_uri(client, self.pending)
 
     def complete_sign_in(self, redirect_url):
         azr = self._validated_callback(redirect_url)
@@ -277,6 +306,8 @@ class RequestsOAuth2ClientAdapter(SessionAdapter):
             # An endpoint answered with an error. EndpointError and its subclasses (InvalidGrant,
             # InvalidClient, …) carry the RFC 6749 §5.2 code in .error; InvalidTokenResponse (a body
             # that is neither a token nor a standard error) carries none. Both carry the response.
+            # The PAR endpoint's errors are of these kinds too: an error body gives an EndpointError
+            # subclass, anything else InvalidPushedAuthorizationResponse (no .error).
             code = getattr(exception, "error", None)
             status = exception.response.status_code if exception.response is not None else 0
             if status >= 500 or status == 429:
