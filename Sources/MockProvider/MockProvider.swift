@@ -23,6 +23,8 @@ public final class MockProvider: Sendable {
     private let appServerTokenEndpoint: AppServerTokenEndpoint
     private let appServerResourceEndpoint: ResourceEndpoint
     private let pushedAuthorizationEndpoint: PushedAuthorizationEndpoint
+    private let deviceAuthorizationEndpoint: DeviceAuthorizationEndpoint
+    private let deviceCodes: DeviceCodes
     private let jitter: JitterSource
 
     private let logger: Logger?
@@ -45,7 +47,12 @@ public final class MockProvider: Sendable {
             settings.clientAuthentication == .privateKeyJWT
             ? ClientAssertionVerifier(
                 clientID: settings.client.id,
-                audiences: { origins.current.map { [$0.primary + Endpoint.token.path, $0.primary] } ?? [] },
+                // RFC 9126 §2: the PAR endpoint's URL is an audience too, for a push.
+                audiences: {
+                    origins.current.map {
+                        [$0.primary + Endpoint.token.path, $0.primary, $0.primary + Endpoint.pushedAuthorization.path]
+                    } ?? []
+                },
                 unixNow: { Int(clock.now.timeIntervalSince1970) },
                 capacity: tokenCapacity
             ) : nil
@@ -57,12 +64,20 @@ public final class MockProvider: Sendable {
         self.journal = journal
         self.ledger = ledger
         self.rules = RuleEngine(rules: settings.rules)
+        let deviceCodes = DeviceCodes()
+        self.deviceCodes = deviceCodes
+        self.deviceAuthorizationEndpoint = DeviceAuthorizationEndpoint(
+            authenticator: authenticator,
+            codes: deviceCodes,
+            policy: settings.deviceAuthorization
+        )
         self.tokenEndpoint = TokenEndpoint(
             settings: settings,
             authenticator: authenticator,
             ledger: ledger,
             codes: codes,
-            idTokens: IDTokenIssuer(settings: settings, ledger: idTokenLedger, clock: clock)
+            idTokens: IDTokenIssuer(settings: settings, ledger: idTokenLedger, clock: clock),
+            deviceCodes: deviceCodes
         )
         self.resourceEndpoint = ResourceEndpoint(ledger: ledger)
         let pushed = PushedAuthorizationRequests()
@@ -107,6 +122,10 @@ public final class MockProvider: Sendable {
             ? request.formField("grant_type").flatMap(GrantType.init(rawValue:)) : nil
         let decision = rules.decide(endpoint: endpoint, grant: grant, at: now)
         var response = answer(request, endpoint: endpoint, action: decision?.action, at: now)
+        if grant == .deviceCode, decision?.action != nil, let deviceCode = request.formField("device_code") {
+            let slowDown = JSONValue.parse(response.body)?["error"]?.stringValue == "slow_down"
+            deviceCodes.noteScriptedPoll(deviceCode, at: now, slowDown: slowDown)
+        }
         if let skew = settings.clockSkew {
             response.setHeader("Date", to: RetryLater.httpDate(clock.now.addingTimeInterval(skew.seconds)))
         }
@@ -190,6 +209,7 @@ public final class MockProvider: Sendable {
         case .metadata: MetadataEndpoint.serve(issuer: issuer, settings: settings)
         case .openIDConfiguration: MetadataEndpoint.serveOpenIDConfiguration(issuer: issuer, settings: settings)
         case .pushedAuthorization: pushedAuthorizationEndpoint.serve(request, at: now)
+        case .deviceAuthorization: deviceAuthorizationEndpoint.serve(request, issuer: issuer, at: now)
         case .jwks: jwksEndpoint.serve(at: now)
         case .userinfo: userinfoEndpoint.serve(request, at: now)
         case .appToken: appServerTokenEndpoint.serve(request, at: now)

@@ -28,6 +28,9 @@ public struct ProviderSettings: Sendable, Equatable {
     /// Pushed authorization requests (RFC 9126); `nil`: the endpoint serves pushes, but nothing
     /// requires them and the metadata does not ask for them.
     public var pushedAuthorization: PushedAuthorizationPolicy?
+    /// The device authorization grant (RFC 8628): its codes' lifetime and interval, and what the
+    /// user does with the code.
+    public var deviceAuthorization = DeviceAuthorizationPolicy()
 
     public init(
         client: ClientCredentials = .init(id: "conformance-client", secret: "conformance-secret"),

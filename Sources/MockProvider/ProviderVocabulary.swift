@@ -17,6 +17,8 @@ public enum Endpoint: String, Sendable, Hashable, CaseIterable {
     case userinfo
     /// RFC 9126 §2: pushed authorization requests.
     case pushedAuthorization = "par"
+    /// RFC 8628 §3.1: the device authorization endpoint.
+    case deviceAuthorization = "device_authorization"
     /// The app server's token endpoint, on the other origin: it trades an ID token from this
     /// provider for the app's own tokens (RFC 8693 token exchange, RFC 7523 §2.1 JWT bearer grant)
     /// and refreshes them.
@@ -36,6 +38,7 @@ public enum Endpoint: String, Sendable, Hashable, CaseIterable {
         case .jwks: "/jwks"
         case .userinfo: "/userinfo"
         case .pushedAuthorization: "/par"
+        case .deviceAuthorization: "/device_authorization"
         case .appToken: "/app/token"
         case .appResource: "/app/resource"
         }
@@ -73,13 +76,17 @@ public enum GrantType: String, Sendable, Hashable, CaseIterable {
     case password
     case clientCredentials = "client_credentials"
     case refreshToken = "refresh_token"
+    /// RFC 8628 §3.4: polling for the tokens of a device authorization.
+    case deviceCode = "urn:ietf:params:oauth:grant-type:device_code"
     /// RFC 8693 §2.1, at the app server only.
     case tokenExchange = "urn:ietf:params:oauth:grant-type:token-exchange"
     /// RFC 7523 §2.1, at the app server only.
     case jwtBearer = "urn:ietf:params:oauth:grant-type:jwt-bearer"
 
+    /// The grants a scenario's `login` step names.
+    public static let loginGrants: [GrantType] = [.authorizationCode, .password, .clientCredentials, .refreshToken]
     /// The grants a client obtains tokens with at the provider's token endpoint.
-    public static let providerGrants: [GrantType] = [.authorizationCode, .password, .clientCredentials, .refreshToken]
+    public static let providerGrants: [GrantType] = loginGrants + [.deviceCode]
 
     /// The scenario language's name: the wire value, or for a URN its last word with underscores
     /// (`token_exchange`, `jwt_bearer`).
@@ -87,6 +94,7 @@ public enum GrantType: String, Sendable, Hashable, CaseIterable {
         switch self {
         case .tokenExchange: "token_exchange"
         case .jwtBearer: "jwt_bearer"
+        case .deviceCode: "device_code"
         default: rawValue
         }
     }

@@ -81,7 +81,8 @@ func environment(_ fields: JSONValue, clock: VirtualClock) -> ClientEnvironment?
         idTokenSigningAlgorithm: text("id_token_signing_alg") ?? "RS256",
         appServerTokenEndpointURL: text("app_server_token_endpoint"),
         clientAssertionKey: text("client_assertion_jwk"),
-        pushedAuthorizationEndpointURL: text("pushed_authorization_request_endpoint")
+        pushedAuthorizationEndpointURL: text("pushed_authorization_request_endpoint"),
+        deviceAuthorizationEndpointURL: text("device_authorization_endpoint")
     )
 }
 
@@ -164,6 +165,21 @@ func handle(_ message: JSONValue) async -> [String: JSONValue] {
         return outcome(await client.userinfo())
     case "exchange":
         return outcome(await client.exchangeSignIn())
+    case "device_authorization":
+        switch await client.startDeviceAuthorization() {
+        case .success(let prompt):
+            return [
+                "ok": .bool(true), "user_code": .string(prompt.userCode),
+                "verification_uri": .string(prompt.verificationURI),
+                "verification_uri_complete": prompt.verificationURIComplete.map(JSONValue.string) ?? .null,
+            ]
+        case .failure(let failure): return ["ok": .bool(false), "error": error(failure)]
+        }
+    case "device_poll":
+        switch await client.pollDeviceAuthorization() {
+        case .waiting(let wait): return ["ok": .bool(true), "wait": .number(wait.seconds)]
+        case .finished(let finished): return outcome(finished)
+        }
     case "identity":
         guard let identity = await client.identity() else { return ["ok": .bool(true), "identity": .null] }
         return [

@@ -75,6 +75,26 @@ struct ClientAssertionTests {
         }
     }
 
+    @Test("a push to the PAR endpoint takes an assertion addressed to that endpoint (RFC 9126 §2)")
+    func pushAudience() async throws {
+        try await RunningProvider.with(Self.settings) { provider in
+            var claims = correct(provider)
+            claims.aud = provider.server.baseURL + "/par"
+            let body = [
+                ("response_type", "code"), ("client_id", "conformance-client"),
+                ("redirect_uri", "http://127.0.0.1/callback"), ("client_assertion_type", Self.assertionType),
+                ("client_assertion", try await Self.assertion(claims)),
+            ].map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0.1)" }
+            let pushed = try await provider.send(
+                "POST",
+                path: "/par",
+                headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                body: body.joined(separator: "&")
+            )
+            #expect(pushed.status == 201, "\(pushed.body)")
+        }
+    }
+
     @Test(
         "another key, another audience, another issuer, an expired or future one, or the secret beside it: invalid_client"
     )

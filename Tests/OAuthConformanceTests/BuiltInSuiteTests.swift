@@ -360,6 +360,26 @@ struct BuiltInSuiteTests {
             brokenExpectation: "every authorize request has a nonce of its own"
         ),
         Proof(
+            scenario: "device/polling-keeps-the-interval/none",
+            defect: "polls-every-second",
+            brokenExpectation: "device_code polls come no sooner than the interval"
+        ),
+        Proof(
+            scenario: "device/slow-down-adds-five-seconds",
+            defect: "ignores-slow-down",
+            brokenExpectation: "device_code polls come no sooner than the interval"
+        ),
+        Proof(
+            scenario: "device/denial-ends-polling",
+            defect: "polls-after-denial",
+            brokenExpectation: "step 1 (device_sign_in) outcome"
+        ),
+        Proof(
+            scenario: "device/expired-code-ends-polling",
+            defect: "polls-after-denial",
+            brokenExpectation: "number of token requests (grant device_code) is at most 13"
+        ),
+        Proof(
             scenario: "security/pushed-authorization-request-by-reference",
             defect: "ignores-pushed-authorization",
             brokenExpectation: "step 1 (authorize) outcome"

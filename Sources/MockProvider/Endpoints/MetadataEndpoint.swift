@@ -39,6 +39,7 @@ enum MetadataEndpoint {
             ),
             "authorization_response_iss_parameter_supported": .bool(true),
             "pushed_authorization_request_endpoint": url(.pushedAuthorization),
+            "device_authorization_endpoint": url(.deviceAuthorization),
             "require_pushed_authorization_requests": .bool(settings.pushedAuthorization?.required ?? false),
         ]
     }

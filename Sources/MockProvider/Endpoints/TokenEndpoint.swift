@@ -8,6 +8,7 @@ struct TokenEndpoint: Sendable {
     let ledger: TokenLedger
     let codes: AuthorizationCodes
     let idTokens: IDTokenIssuer
+    let deviceCodes: DeviceCodes
 
     /// - Parameter idTokenAlteration: how to alter the ID token, when the response carries one.
     func serve(
@@ -69,11 +70,41 @@ struct TokenEndpoint: Sendable {
                 )
             }
             return success(refreshed, of: grant)
+        case .deviceCode:
+            return pollDeviceCode(request, at: now) { success($0, of: .deviceCode) }
         case .tokenExchange, .jwtBearer:
             // The app server's grants; the provider itself exchanges nothing.
             return .oauthError(
                 ScriptedOAuthError(code: "unsupported_grant_type", description: "unsupported grant_type \(grantValue)")
             )
+        }
+    }
+
+    /// RFC 8628 §3.4–3.5: the answer to one poll for a device code's tokens.
+    private func pollDeviceCode(
+        _ request: ProviderRequest,
+        at now: Duration,
+        answer: (TokenLedger.Grant) -> ProviderResponse
+    ) -> ProviderResponse {
+        func error(_ code: String, _ description: String) -> ProviderResponse {
+            .oauthError(ScriptedOAuthError(code: code, description: description))
+        }
+        guard let deviceCode = request.formField("device_code") else {
+            return error("invalid_request", "device_code is missing")
+        }
+        switch deviceCodes.poll(
+            deviceCode,
+            at: now,
+            policy: settings.deviceAuthorization,
+            subject: settings.user.username
+        ) {
+        case .pending: return error("authorization_pending", "the user has not acted yet")
+        case .slowDown: return error("slow_down", "polled before the interval passed; it is now 5 seconds longer")
+        case .denied: return error("access_denied", "the user denied the authorization")
+        case .expired: return error("expired_token", "the device code has expired")
+        case .unknown: return error("invalid_grant", "the device code is unknown or was used")
+        case .approved(let subject):
+            return answer(ledger.grant(subject: subject, withRefreshToken: true, at: now))
         }
     }
 

@@ -21,7 +21,8 @@ final class ClientAssertionVerifier: Sendable {
     static let allowedSkew = 300
 
     let clientID: String
-    /// The `aud` values accepted: the token endpoint's URL and the issuer, once the server is bound.
+    /// The `aud` values accepted: the token endpoint's URL, the issuer and the PAR endpoint's URL
+    /// (RFC 9126 §2), once the server is bound.
     private let audiences: @Sendable () -> [String]
     /// Unix time of the virtual clock now.
     private let unixNow: @Sendable () -> Int
@@ -68,7 +69,7 @@ final class ClientAssertionVerifier: Sendable {
             default: []
             }
         guard audience.contains(where: audiences().contains) else {
-            return "aud must be the token endpoint or the issuer"
+            return "aud must be the token endpoint, the issuer or (for a push) the PAR endpoint"
         }
         let now = unixNow()
         guard case .integer(let expiry)? = claims["exp"] else { return "exp is missing" }

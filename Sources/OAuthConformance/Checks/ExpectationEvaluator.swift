@@ -109,6 +109,8 @@ public struct ExpectationEvaluator: Sendable {
             return sameUser(allowingSignOut: allowingSignOut, result: result)
         case .spacing(let filter, let fromCall, let atLeast):
             return spacing(filter, fromCall: fromCall, atLeast: atLeast, result: result)
+        case .devicePollingPaced:
+            return devicePollingPaced(result: result)
         case .never(let filter, let carrying):
             let offending = entries(matching: filter).compactMap { entry in
                 carrying.map { forbidden in sighting(of: forbidden, in: entry).map { (entry, " \($0)") } } ?? (
@@ -393,6 +395,42 @@ public struct ExpectationEvaluator: Sendable {
             "\(describe(earlier)) and \(describe(later)), \(apart) apart"
                 + (close.count > 1 ? " (\(close.count) such pairs)" : ""),
             close.flatMap { [$0.sequence, $1.sequence] }
+        )
+    }
+
+    /// RFC 8628 §3.5, read off the journal: the interval each device authorization response gave
+    /// (5 s without one), 5 s more after each `slow_down`, and every poll measured from the one before.
+    private func devicePollingPaced(result: Judgement) -> CheckResult {
+        var interval = Duration.seconds(5)
+        var previous: JournalEntry?
+        var polls: [Int] = []
+        var early: [String] = []
+        for entry in transcript.journal {
+            if entry.endpoint == .deviceAuthorization, entry.response.status == 200 {
+                if case .integer(let seconds)? = JSONValue.parse(entry.response.body)?["interval"] {
+                    interval = .seconds(seconds)
+                } else {
+                    interval = .seconds(5)
+                }
+                previous = nil
+                continue
+            }
+            guard entry.endpoint == .token, entry.grant == .deviceCode else { continue }
+            polls.append(entry.sequence)
+            if let previous, entry.at - previous.at < interval {
+                early.append(
+                    "\(describe(entry)) came \(DurationText.format(entry.at - previous.at)) after #\(previous.sequence); the interval was \(DurationText.format(interval))"
+                )
+            }
+            if JSONValue.parse(entry.response.body)?["error"]?.stringValue == "slow_down" { interval += .seconds(5) }
+            previous = entry
+        }
+        guard !polls.isEmpty else { return result(false, "device_code polls, paced", "no device_code poll", []) }
+        return result(
+            early.isEmpty,
+            "each poll at least the interval after the one before",
+            early.isEmpty ? "\(polls.count) polls, none early" : early.prefix(4).joined(separator: "; "),
+            polls
         )
     }
 

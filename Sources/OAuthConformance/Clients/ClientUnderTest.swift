@@ -41,6 +41,15 @@ public protocol ClientUnderTest: Sendable {
     /// never one of leg 1's, and the user stays signed in with the provider. Afterwards `request`
     /// to the app server's origin carries the app's tokens, refreshed at the app server.
     func exchangeSignIn() async -> ClientOutcome
+    /// The device authorization grant's start (RFC 8628 §3.1–3.3): the client asks the provider's
+    /// device authorization endpoint (`ClientEnvironment.deviceAuthorizationEndpointURL`) and
+    /// reports what the application shows the user.
+    func startDeviceAuthorization() async -> Result<DevicePrompt, ClientFailure>
+    /// One step of the polling (RFC 8628 §3.4–3.5): the client polls the token endpoint when its
+    /// own rules say so, and answers how long it waits before the next poll, or how the flow ended.
+    /// The harness moves the virtual clock by that wait and asks again, so minutes of polling cost
+    /// milliseconds. `access_denied` and `expired_token` end the flow as failures with that code.
+    func pollDeviceAuthorization() async -> DevicePoll
     /// Calls the protected resource the way the application would, letting the client attach,
     /// refresh and replay tokens as it sees fit.
     func request(method: String, url: String) async -> ClientOutcome
@@ -91,6 +100,18 @@ extension ClientUnderTest {
     }
 
     public func identity() async -> SignedInIdentity? { nil }
+
+    public func startDeviceAuthorization() async -> Result<DevicePrompt, ClientFailure> {
+        .failure(ClientFailure(.unsupported, message: "this client does not implement the device authorization grant"))
+    }
+
+    public func pollDeviceAuthorization() async -> DevicePoll {
+        .finished(
+            .failure(
+                ClientFailure(.unsupported, message: "this client does not implement the device authorization grant")
+            )
+        )
+    }
 
     public func exchangeSignIn() async -> ClientOutcome {
         .failure(ClientFailure(.unsupported, message: "this client does not exchange ID tokens at an app server"))
@@ -143,6 +164,32 @@ public struct StoredTokens: Sendable, Equatable {
         self.refreshToken = refreshToken
         self.expiresAt = expiresAt
     }
+}
+
+/// What the application shows the user of a device authorization (RFC 8628 §3.3).
+public struct DevicePrompt: Sendable, Equatable, CustomStringConvertible {
+    public var userCode: String
+    public var verificationURI: String
+    /// `nil` when the provider offered none (or the application does not show it).
+    public var verificationURIComplete: String?
+
+    public init(userCode: String, verificationURI: String, verificationURIComplete: String? = nil) {
+        self.userCode = userCode
+        self.verificationURI = verificationURI
+        self.verificationURIComplete = verificationURIComplete
+    }
+
+    public var description: String {
+        "user code \(userCode) at \(verificationURI)" + (verificationURIComplete.map { " (or \($0))" } ?? "")
+    }
+}
+
+/// Where a device authorization's polling stands after one step.
+public enum DevicePoll: Sendable, Equatable {
+    /// Still waiting for the user; the client polls again after this much time.
+    case waiting(Duration)
+    /// The flow ended: tokens obtained, or refused (`access_denied`, `expired_token`, …).
+    case finished(ClientOutcome)
 }
 
 /// Who a client holds as signed in: the issuer and subject of the ID token it accepted
@@ -202,6 +249,8 @@ public struct ClientEnvironment: Sendable {
     /// RFC 9126: for a scenario whose provider takes pushed authorization requests, where to push
     /// them; `nil` otherwise.
     public var pushedAuthorizationEndpointURL: String?
+    /// RFC 8628 §3.1: the provider's device authorization endpoint.
+    public var deviceAuthorizationEndpointURL: String?
 
     public init(
         tokenEndpointURL: String,
@@ -219,7 +268,8 @@ public struct ClientEnvironment: Sendable {
         idTokenSigningAlgorithm: String = "RS256",
         appServerTokenEndpointURL: String? = nil,
         clientAssertionKey: String? = nil,
-        pushedAuthorizationEndpointURL: String? = nil
+        pushedAuthorizationEndpointURL: String? = nil,
+        deviceAuthorizationEndpointURL: String? = nil
     ) {
         self.tokenEndpointURL = tokenEndpointURL
         self.authorizationEndpointURL = authorizationEndpointURL
@@ -237,6 +287,7 @@ public struct ClientEnvironment: Sendable {
         self.appServerTokenEndpointURL = appServerTokenEndpointURL
         self.clientAssertionKey = clientAssertionKey
         self.pushedAuthorizationEndpointURL = pushedAuthorizationEndpointURL
+        self.deviceAuthorizationEndpointURL = deviceAuthorizationEndpointURL
     }
 }
 

@@ -123,7 +123,8 @@ public struct ScenarioRunner: Sendable {
             clientAssertionKey: settings.clientAuthentication == .privateKeyJWT
                 ? RegisteredClientKey.shared.privateJWK : nil,
             pushedAuthorizationEndpointURL: settings.pushedAuthorization == nil
-                ? nil : server.baseURL + Endpoint.pushedAuthorization.path
+                ? nil : server.baseURL + Endpoint.pushedAuthorization.path,
+            deviceAuthorizationEndpointURL: server.baseURL + Endpoint.deviceAuthorization.path
         )
         let client: any ClientUnderTest
         do {
@@ -355,7 +356,7 @@ private struct StepExecution {
         case .login(let grant): .login(grant)
         case .request(let method, let path): .request(method: method, url: resourceURL(path))
         case .restart: .restart
-        case .authorize, .signIn, .userinfo, .exchange: nil
+        case .authorize, .signIn, .userinfo, .exchange, .deviceSignIn: nil
         }
     }
 
@@ -389,9 +390,47 @@ private struct StepExecution {
             return { await client.userinfo() }
         case .exchange:
             return { await client.exchangeSignIn() }
+        case .deviceSignIn:
+            let clock = provider.clock
+            return { await Self.deviceSignIn(client, clock: clock) }
         case .restart:
             return { await client.restart() }
         }
+    }
+
+    /// Bounds on a device authorization's polling, which the client paces: past them the step
+    /// ends, whatever the client would do next.
+    static let mostDevicePolls = 200
+    static let longestDevicePolling = Duration.seconds(24 * 3600)
+
+    /// RFC 8628: the client starts, then polls; after each poll the virtual clock moves by the wait
+    /// the client asked for (the user's approval is the provider's, on that clock).
+    private static func deviceSignIn(_ client: any ClientUnderTest, clock: VirtualClock) async -> ClientOutcome {
+        let prompt: DevicePrompt
+        switch await client.startDeviceAuthorization() {
+        case .success(let shown): prompt = shown
+        case .failure(let failure): return .failure(failure)
+        }
+        let started = clock.elapsed
+        polling: for _ in 0..<mostDevicePolls {
+            switch await client.pollDeviceAuthorization() {
+            case .finished(.success(let status, _)):
+                return .success(status: status, body: "shown: \(prompt)")
+            case .finished(let outcome):
+                return outcome
+            case .waiting(let wait):
+                guard clock.elapsed - started < longestDevicePolling else { break polling }
+                clock.advance(by: max(wait, .zero))
+                await client.clockAdvanced()
+            }
+        }
+        return .failure(
+            ClientFailure(
+                .unexpected,
+                message:
+                    "still polling after \(mostDevicePolls) polls or \(DurationText.format(longestDevicePolling)) of virtual time"
+            )
+        )
     }
 
     /// The client names the authorization URL, the browser visits it (the provider plays the

@@ -31,6 +31,10 @@ public enum Expectation: Sendable, Equatable {
     /// Consecutive requests matching the filter, from the `fromCall`-th on, arrive at least this
     /// far apart in virtual time: JWKS refetches no closer than the client declares.
     case spacing(RequestFilter, fromCall: Int, atLeast: TimeExpression)
+    /// RFC 8628 §3.5: each device-code poll comes no sooner after the previous one than the
+    /// interval of the device authorization response (5 s when it gave none), plus 5 s for every
+    /// `slow_down` answered so far.
+    case devicePollingPaced
 
     /// What kind of check this is, for report grouping (`failure type` in JUnit).
     public var kind: String {
@@ -46,6 +50,7 @@ public enum Expectation: Sendable, Equatable {
         case .distinctValues: "freshness"
         case .sameUser: "identity"
         case .spacing: "spacing"
+        case .devicePollingPaced: "pacing"
         }
     }
 
@@ -77,6 +82,8 @@ public enum Expectation: Sendable, Equatable {
                 : "the user of the first sign-in stays signed in, and nobody else ever is"
         case .spacing(let filter, let fromCall, let atLeast):
             "\(filter) from no. \(fromCall) on arrive at least \(atLeast) apart"
+        case .devicePollingPaced:
+            "device_code polls come no sooner than the interval, 5 s longer after each slow_down"
         }
     }
 }

@@ -127,6 +127,8 @@ public enum Area: String, Sendable, Hashable, CaseIterable {
     case refresh, retry, errors, concurrency, security, tls
     /// OpenID Connect: ID tokens, signing keys, discovery, userinfo.
     case oidc
+    /// The device authorization grant (RFC 8628): polling discipline.
+    case device
 }
 
 /// How strongly the spec asks for the behaviour. POLICY checks take the client's declared value.
@@ -199,4 +201,7 @@ public enum Capability: String, Sendable, Hashable, CaseIterable {
     /// (`ClientEnvironment.pushedAuthorizationEndpointURL`, RFC 9126) and opens only `client_id`
     /// and the `request_uri`, when the scenario's provider takes pushes (`provider.pushed_authorization`).
     case pushedAuthorizationRequests = "pushed_authorization_requests"
+    /// Runs the device authorization grant (`device_sign_in` steps, RFC 8628): reports what the user
+    /// is shown and polls as the provider's interval and `slow_down` answers say.
+    case deviceGrant = "device_grant"
 }

@@ -98,6 +98,9 @@ public enum ClientOperation: Sendable, Equatable {
     case userinfo
     /// Leg 2 of a third-party sign-in: trade the ID token at the app's own server for its tokens.
     case exchange
+    /// The device authorization grant (RFC 8628): start, then poll until the flow ends; the
+    /// harness moves the virtual clock by each wait the client asks for.
+    case deviceSignIn
 
     public var text: String {
         switch self {
@@ -108,6 +111,7 @@ public enum ClientOperation: Sendable, Equatable {
         case .signIn: "sign_in"
         case .userinfo: "userinfo"
         case .exchange: "exchange"
+        case .deviceSignIn: "device_sign_in"
         }
     }
 
@@ -118,6 +122,7 @@ public enum ClientOperation: Sendable, Equatable {
         case .restart: .restart
         case .signIn, .userinfo: .openID
         case .exchange: .idTokenExchange
+        case .deviceSignIn: .deviceGrant
         }
     }
 }

@@ -74,6 +74,56 @@ actor AdapterClient: ClientUnderTest {
         await outcome("exchange")
     }
 
+    /// `device_authorization`: `user_code`, `verification_uri` and, if shown, `verification_uri_complete`.
+    func startDeviceAuthorization() async -> Result<DevicePrompt, ClientFailure> {
+        let op = "device_authorization"
+        guard let reply = await ask(op) else { return .failure(placeholder) }
+        guard reply.succeeded else {
+            switch reply.failure(of: op) {
+            case .success(let failure): return .failure(failure)
+            case .failure(let fault): return .failure(record(fault))
+            }
+        }
+        guard let userCode = reply.members["user_code"]?.stringValue,
+            let verificationURI = reply.members["verification_uri"]?.stringValue
+        else {
+            return .failure(record(AdapterFault("the adapter's answer to \(op) lacks user_code or verification_uri")))
+        }
+        return .success(
+            DevicePrompt(
+                userCode: userCode,
+                verificationURI: verificationURI,
+                verificationURIComplete: reply.members["verification_uri_complete"]?.stringValue
+            )
+        )
+    }
+
+    /// `device_poll`: `ok: true, wait: SECONDS` while the user has not acted, else an outcome.
+    func pollDeviceAuthorization() async -> DevicePoll {
+        let op = "device_poll"
+        guard let reply = await ask(op) else { return .finished(.failure(placeholder)) }
+        if reply.succeeded, let wait = reply.members["wait"] {
+            switch wait {
+            case .integer(let seconds) where seconds >= 0: return .waiting(.seconds(seconds))
+            case .number(let seconds) where seconds >= 0 && seconds.isFinite: return .waiting(.seconds(seconds))
+            default:
+                return .finished(
+                    .failure(
+                        record(
+                            AdapterFault(
+                                "the adapter's answer to \(op) has a wait that is not seconds: \(wait.serialized())"
+                            )
+                        )
+                    )
+                )
+            }
+        }
+        switch reply.outcome(of: op) {
+        case .success(let outcome): return .finished(outcome)
+        case .failure(let fault): return .finished(.failure(record(fault)))
+        }
+    }
+
     func userinfo() async -> ClientOutcome {
         await outcome("userinfo")
     }
@@ -213,6 +263,7 @@ actor AdapterClient: ClientUnderTest {
             "client_assertion_jwk": environment.clientAssertionKey.map(JSONValue.string) ?? .null,
             "pushed_authorization_request_endpoint": environment.pushedAuthorizationEndpointURL.map(JSONValue.string)
                 ?? .null,
+            "device_authorization_endpoint": environment.deviceAuthorizationEndpointURL.map(JSONValue.string) ?? .null,
         ])
     }
 }

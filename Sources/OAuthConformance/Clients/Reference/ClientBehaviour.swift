@@ -125,6 +125,13 @@ public struct ClientBehaviour: Sendable, Equatable {
     /// CA-03: assertions are dated by the clock the client reads (here the scenario's virtual
     /// clock), not by the machine's wall clock.
     public var datesAssertionsByClientClock = true
+    /// DF-01 (RFC 8628 §3.5): polls no sooner than the interval; the defect polls every second.
+    public var honoursPollingInterval = true
+    /// DF-02: each `slow_down` adds 5 seconds to the interval for good; the defect ignores it.
+    public var slowsDownWhenAsked = true
+    /// DF-03, DF-04: `access_denied` and `expired_token` end the polling, and so does the code's
+    /// own expiry; the defect polls on as if the user had not acted yet.
+    public var stopsPollingOnDenialOrExpiry = true
     /// PA-01 (RFC 9126 §5): given a pushed authorization request endpoint, the client pushes; the
     /// defect sends the request through the browser as if it had none.
     public var pushesAuthorizationRequests = true

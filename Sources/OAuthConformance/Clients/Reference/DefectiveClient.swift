@@ -254,6 +254,15 @@ public struct DefectiveClient: Sendable {
         ) {
             $0.datesAssertionsByClientClock = false
         },
+        defect("polls-every-second", "polls for a device authorization every second, whatever the interval") {
+            $0.honoursPollingInterval = false
+        },
+        defect("ignores-slow-down", "keeps its polling interval after slow_down") {
+            $0.slowsDownWhenAsked = false
+        },
+        defect("polls-after-denial", "keeps polling after access_denied, expired_token and the code's expiry") {
+            $0.stopsPollingOnDenialOrExpiry = false
+        },
         defect(
             "ignores-pushed-authorization",
             "sends its authorization requests through the browser though the provider requires pushes"

@@ -40,6 +40,8 @@ public actor ReferenceClient: ClientUnderTest {
         public var pinnedPublicKeySHA256: String?
         /// The app's own server, where a third-party sign-in is exchanged for the app's tokens.
         public var appServerTokenEndpointURL: String?
+        /// RFC 8628 §3.1: the device authorization endpoint.
+        public var deviceAuthorizationEndpointURL: String?
         /// RFC 9126: where the client pushes its authorization requests; `nil`: it sends them
         /// in the front channel.
         public var pushedAuthorizationEndpointURL: String?
@@ -69,6 +71,7 @@ public actor ReferenceClient: ClientUnderTest {
             appServerTokenEndpointURL: String? = nil,
             clientAssertionKey: String? = nil,
             pushedAuthorizationEndpointURL: String? = nil,
+            deviceAuthorizationEndpointURL: String? = nil,
             requestTimeout: TimeAmount = .seconds(30)
         ) {
             self.tokenEndpointURL = tokenEndpointURL
@@ -86,6 +89,7 @@ public actor ReferenceClient: ClientUnderTest {
             self.appServerTokenEndpointURL = appServerTokenEndpointURL
             self.clientAssertionKey = clientAssertionKey
             self.pushedAuthorizationEndpointURL = pushedAuthorizationEndpointURL
+            self.deviceAuthorizationEndpointURL = deviceAuthorizationEndpointURL
             self.requestTimeout = requestTimeout
         }
 
@@ -106,6 +110,7 @@ public actor ReferenceClient: ClientUnderTest {
                 appServerTokenEndpointURL: environment.appServerTokenEndpointURL,
                 clientAssertionKey: environment.clientAssertionKey,
                 pushedAuthorizationEndpointURL: environment.pushedAuthorizationEndpointURL,
+                deviceAuthorizationEndpointURL: environment.deviceAuthorizationEndpointURL,
                 requestTimeout: requestTimeout
             )
         }
@@ -137,6 +142,8 @@ public actor ReferenceClient: ClientUnderTest {
     private var lastAssertion: String?
     /// The authorization URL of the last push; only the defect that reuses `request_uri`s opens it again.
     private var pushedURL: String?
+    /// The device authorization under way, between `startDeviceAuthorization` and its end.
+    private var deviceAuthorization: DeviceAuthorizationSession?
     /// Made at the first exchange of a sign-in; its tokens are for the app server alone.
     private var appServerSession: AppServerSession?
 
@@ -223,7 +230,7 @@ public actor ReferenceClient: ClientUnderTest {
                 ("password", configuration.user.password),
             ]
         case .clientCredentials: [("grant_type", grant.rawValue)]
-        case .refreshToken, .authorizationCode, .tokenExchange, .jwtBearer: nil
+        case .refreshToken, .authorizationCode, .deviceCode, .tokenExchange, .jwtBearer: nil
         }
     }
 
@@ -376,6 +383,85 @@ public actor ReferenceClient: ClientUnderTest {
 
     public func identity() async -> SignedInIdentity? {
         await relyingParty?.identity
+    }
+
+    // MARK: Device authorization grant (RFC 8628)
+
+    public func startDeviceAuthorization() async -> Result<DevicePrompt, ClientFailure> {
+        guard let endpoint = configuration.deviceAuthorizationEndpointURL else {
+            return .failure(ClientFailure(.unsupported, message: "no device authorization endpoint configured"))
+        }
+        deviceAuthorization = nil
+        let request: HTTPClientRequest
+        switch await authenticatedPost(to: endpoint, []) {
+        case .success(let built): request = built.0
+        case .failure(let failure): return .failure(failure)
+        }
+        do {
+            let answer = try await exchange(request)
+            guard answer.status == 200 else {
+                let error = JSONValue.parse(answer.body)?["error"]?.stringValue
+                return .failure(
+                    AuthorizationPusher.refusal(status: answer.status, error: error, endpoint: "device authorization")
+                )
+            }
+            guard
+                let session = DeviceAuthorizationSession(
+                    response: answer.body,
+                    receivedAt: now(),
+                    behaviour: behaviour
+                )
+            else {
+                return .failure(
+                    ClientFailure(
+                        .protocolViolation,
+                        message: "the device authorization response lacks what RFC 8628 §3.2 requires"
+                    )
+                )
+            }
+            deviceAuthorization = session
+            return .success(session.prompt)
+        } catch {
+            return .failure(Self.transportFailure(error))
+        }
+    }
+
+    public func pollDeviceAuthorization() async -> DevicePoll {
+        guard var session = deviceAuthorization else {
+            return .finished(
+                .failure(ClientFailure(.protocolViolation, message: "no device authorization is under way"))
+            )
+        }
+        if session.isExpired(at: now()), behaviour.stopsPollingOnDenialOrExpiry {
+            deviceAuthorization = nil
+            return .finished(
+                .failure(
+                    ClientFailure(
+                        .authorizationRequired,
+                        oauthError: "expired_token",
+                        message: "the device code expired before the user acted"
+                    )
+                )
+            )
+        }
+        let answer = await requestTokens(
+            [("grant_type", GrantType.deviceCode.rawValue), ("device_code", session.deviceCode)],
+            previous: nil
+        )
+        let next = session.next(after: answer)
+        deviceAuthorization = session
+        switch next {
+        case .wait(let wait):
+            return .waiting(wait)
+        case .finished(.success(let tokens)):
+            deviceAuthorization = nil
+            replaceTokens(with: tokens, persisting: true)
+            loginGrant = .deviceCode
+            return .finished(.success(status: 200, body: ""))
+        case .finished(.failure(let failure)):
+            deviceAuthorization = nil
+            return .finished(.failure(failure))
+        }
     }
 
     // MARK: Third-party sign-in, leg 2
@@ -1002,7 +1088,7 @@ public struct ReferenceClientFactory: ClientFactory {
             capabilities: [
                 .proactiveRefresh, .refreshOn401, .authorizationCode, .restart, .customCA, .pinning, .virtualClock,
                 .concurrency, .openID, .idTokenSignature, .idTokenExchange, .privateKeyJWT,
-                .pushedAuthorizationRequests,
+                .pushedAuthorizationRequests, .deviceGrant,
             ],
             refreshWindow: ClientBehaviour.conforming.refreshLeeway,
             idTokenClockSkew: ClientBehaviour.conforming.openIDConnect.allowedClockSkew,

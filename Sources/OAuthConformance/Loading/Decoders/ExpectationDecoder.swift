@@ -7,7 +7,7 @@ struct ExpectationDecoder {
 
     static let expectationForms = [
         "every_step", "count", "request", "first", "order", "never", "error_messages", "distinct", "same_user",
-        "spacing",
+        "spacing", "polling",
     ]
 
     /// The expectations, with the level of each that states its own (`level: SHOULD` beside it)
@@ -136,6 +136,15 @@ struct ExpectationDecoder {
             let fromCall = spacing["from_call"].map { reader.int($0, "from_call", in: 1...1_000_000) } ?? 1
             guard let fromCall else { return nil }
             return .spacing(filter, fromCall: fromCall, atLeast: gap)
+        case "polling":
+            guard reader.string(body, "polling") == "paced" else {
+                reader.error(
+                    "polling must be 'paced' (device-code polls no sooner than the interval, 5 s more after each slow_down)",
+                    at: body
+                )
+                return nil
+            }
+            return .devicePollingPaced
         case "same_user":
             switch reader.string(body, "same_user") {
             case "throughout"?: return .sameUser(allowingSignOut: true)

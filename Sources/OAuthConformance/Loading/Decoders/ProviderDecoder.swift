@@ -5,7 +5,7 @@ import Yams
 struct ProviderDecoder {
     static let keys = [
         "tokens", "rules", "tls", "seed", "redirect_uris", "clock_skew", "id_tokens", "client_secret", "app_server",
-        "client_authentication", "pushed_authorization",
+        "client_authentication", "pushed_authorization", "device_authorization",
     ]
     /// RFC 7518 §3.2: an HMAC key for HS256 has at least 256 bits.
     static let shortestHS256Secret = 32
@@ -47,6 +47,9 @@ struct ProviderDecoder {
         }) {
             settings.clientAuthentication = method
         }
+        if let node = provider["device_authorization"], let policy = deviceAuthorization(node) {
+            settings.deviceAuthorization = policy
+        }
         // `pushed_authorization: { required: true, request_uri_lifetime: 60s }` (RFC 9126).
         if let node = provider["pushed_authorization"],
             let pushed = reader.mapping(
@@ -84,6 +87,50 @@ struct ProviderDecoder {
         }
         // Rules with problems were dropped and reported; the collector's errors stop the run.
         return settings
+    }
+
+    /// `device_authorization: { interval: 5s | none, expires_in: 10m, verification_uri_complete: true,
+    /// user: { approves_at_poll: 3 } | { approves_after: 30s } | { denies_at_poll: 2 } | never }` (RFC 8628).
+    private func deviceAuthorization(_ node: Node) -> DeviceAuthorizationPolicy? {
+        let keys = ["interval", "expires_in", "verification_uri_complete", "user"]
+        guard let fields = reader.mapping(node, "provider.device_authorization", allowedKeys: keys) else { return nil }
+        var policy = DeviceAuthorizationPolicy()
+        if let interval = fields["interval"] {
+            policy.interval =
+                reader.string(interval, "device_authorization.interval") == "none"
+                ? nil : reader.duration(interval, "device_authorization.interval")
+        }
+        if let expiresIn = fields["expires_in"].flatMap({ reader.duration($0, "device_authorization.expires_in") }) {
+            policy.expiresIn = expiresIn
+        }
+        if let complete = fields["verification_uri_complete"].flatMap({
+            reader.bool($0, "device_authorization.verification_uri_complete")
+        }) {
+            policy.verificationURIComplete = complete
+        }
+        if let userNode = fields["user"] {
+            if case .scalar = userNode, reader.string(userNode, "device_authorization.user") == "never" {
+                policy.user = .never
+            } else if let user = reader.mapping(
+                userNode,
+                "device_authorization.user",
+                allowedKeys: ["approves_at_poll", "approves_after", "denies_at_poll"]
+            ), let key = user.exactlyOne(of: ["approves_at_poll", "approves_after", "denies_at_poll"]),
+                let value = user[key]
+            {
+                switch key {
+                case "approves_after":
+                    guard let delay = reader.duration(value, "user.approves_after") else { return nil }
+                    policy.user = .approvesAfter(delay)
+                default:
+                    guard let poll = reader.int(value, "user.\(key)", in: 1...10_000) else { return nil }
+                    policy.user = key == "approves_at_poll" ? .approvesAtPoll(poll) : .deniesAtPoll(poll)
+                }
+            } else {
+                return nil
+            }
+        }
+        return policy
     }
 
     /// `tokens:`: lifetimes, rotation and mass revocation; what is left out keeps its default.

@@ -6,7 +6,8 @@ struct StepDecoder {
     let reader: YAMLReader
 
     static let stepActions = [
-        "login", "authorize", "sign_in", "userinfo", "exchange", "request", "restart", "concurrently", "advance",
+        "login", "authorize", "sign_in", "userinfo", "exchange", "device_sign_in", "request", "restart", "concurrently",
+        "advance",
         "advance_to",
         "wait", "revoke",
     ]
@@ -14,7 +15,8 @@ struct StepDecoder {
     static let clientOperations = ["login", "request"]
     /// The steps that involve the client and so may state an `outcome`.
     static let stepsWithOutcome = [
-        "login", "authorize", "sign_in", "userinfo", "exchange", "request", "restart", "concurrently",
+        "login", "authorize", "sign_in", "userinfo", "exchange", "device_sign_in", "request", "restart",
+        "concurrently",
     ]
 
     func decode(_ node: Node) -> [Step]? {
@@ -36,6 +38,7 @@ struct StepDecoder {
             case "sign_in": bare(actionNode, "sign_in").map { .client(.signIn) }
             case "userinfo": bare(actionNode, "userinfo").map { .client(.userinfo) }
             case "exchange": bare(actionNode, "exchange").map { .client(.exchange) }
+            case "device_sign_in": bare(actionNode, "device_sign_in").map { .client(.deviceSignIn) }
             case "revoke": reader.enumeration(actionNode, "revoke", as: RevocationTarget.self).map(StepAction.revoke)
             case "concurrently": concurrently(actionNode)
             case "advance": reader.duration(actionNode, "advance").map(StepAction.advance)
@@ -56,7 +59,7 @@ struct StepDecoder {
 
     private func clientOperation(_ key: String, _ node: Node) -> ClientOperation? {
         if key == "login" {
-            return reader.grant(node, "login grant", among: GrantType.providerGrants).map(ClientOperation.login)
+            return reader.grant(node, "login grant", among: GrantType.loginGrants).map(ClientOperation.login)
         }
         return resourceRequest(node)
     }

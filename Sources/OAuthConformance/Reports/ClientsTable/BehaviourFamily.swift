@@ -153,6 +153,13 @@ public struct BehaviourFamily: Sendable, Hashable, Identifiable {
             patterns: ["security/private-key-jwt-*"]
         ),
         BehaviourFamily(
+            id: "device-authorization-polling",
+            title: "Device authorization polling",
+            summary:
+                "Polls for a device authorization no sooner than the interval, 5 s longer after each slow_down, and stops at a denial or an expired code.",
+            patterns: ["device/*"]
+        ),
+        BehaviourFamily(
             id: "pushed-authorization-requests",
             title: "Pushed authorization requests",
             summary:

@@ -92,6 +92,12 @@ public enum TimelineText {
                     ?? " id_token=(not issued by the provider)"
             }
         }
+        if entry.endpoint == .deviceAuthorization, case .object(let members)? = JSONValue.parse(entry.response.body) {
+            let shown = ["user_code", "interval", "expires_in"].compactMap { name in
+                members[name].map { "\(name)=\(Self.text(of: $0))" }
+            }
+            if !shown.isEmpty { text += " " + shown.joined(separator: " ") }
+        }
         if entry.endpoint == .userinfo, case .object(let members)? = JSONValue.parse(entry.response.body),
             let subject = members["sub"]?.stringValue
         {

@@ -28,7 +28,13 @@ struct AuthorizationPusher: Sendable {
         }
         let members = JSONValue.parse(body)
         guard status == 201 || status == 200, let uri = members?["request_uri"]?.stringValue, !uri.isEmpty else {
-            return .failure(Self.refusal(status: status, error: members?["error"]?.stringValue))
+            return .failure(
+                Self.refusal(
+                    status: status,
+                    error: members?["error"]?.stringValue,
+                    endpoint: "pushed authorization request"
+                )
+            )
         }
         return .success(
             AuthorizationRequest.url(
@@ -38,16 +44,17 @@ struct AuthorizationPusher: Sendable {
         )
     }
 
-    /// RFC 9126 §2.3: errors as at the token endpoint (RFC 6749 §5.2); an outage is transient.
-    static func refusal(status: Int, error: String?) -> ClientFailure {
+    /// RFC 9126 §2.3 and RFC 8628 §3.2: errors as at the token endpoint (RFC 6749 §5.2); an
+    /// outage is transient.
+    static func refusal(status: Int, error: String?, endpoint: String) -> ClientFailure {
         if status >= 500 || status == 429 {
-            return ClientFailure(.transient, message: "the pushed authorization request endpoint answered \(status)")
+            return ClientFailure(.transient, message: "the \(endpoint) endpoint answered \(status)")
         }
         let category: ErrorCategory = error == "invalid_client" ? .invalidClient : .oauthError
         return ClientFailure(
             category,
             oauthError: error,
-            message: "the pushed authorization request was refused: \(status)\(error.map { " \($0)" } ?? "")"
+            message: "the \(endpoint) was refused: \(status)\(error.map { " \($0)" } ?? "")"
         )
     }
 }

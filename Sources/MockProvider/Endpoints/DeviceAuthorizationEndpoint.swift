@@ -1,0 +1,145 @@
+import Synchronization
+
+/// The device authorization grant (RFC 8628) as the provider plays it: how long a device code
+/// lives, the polling interval it asks for, and what the user does on the other device.
+public struct DeviceAuthorizationPolicy: Sendable, Equatable {
+    /// What the user does with the code shown, counted in the client's polls or in virtual time.
+    public enum User: Sendable, Equatable {
+        /// Approves; the poll with this number (from 1) gets the tokens.
+        case approvesAtPoll(Int)
+        /// Approves once this much virtual time has passed since the device authorization.
+        case approvesAfter(Duration)
+        /// Denies; the poll with this number gets `access_denied`.
+        case deniesAtPoll(Int)
+        /// Never acts: the code expires.
+        case never
+    }
+
+    /// `interval` in the device authorization response; `nil` leaves it out, so the client must
+    /// use RFC 8628 §3.5's default of 5 seconds.
+    public var interval: Duration?
+    public var expiresIn: Duration
+    public var user: User
+    /// Whether the response offers `verification_uri_complete` (RFC 8628 §3.3.1).
+    public var verificationURIComplete: Bool
+
+    public init(
+        interval: Duration? = .seconds(5),
+        expiresIn: Duration = .seconds(600),
+        user: User = .approvesAtPoll(3),
+        verificationURIComplete: Bool = true
+    ) {
+        self.interval = interval
+        self.expiresIn = expiresIn
+        self.user = user
+        self.verificationURIComplete = verificationURIComplete
+    }
+
+    /// RFC 8628 §3.5: the interval a client uses when the response gives none.
+    public static let defaultInterval = Duration.seconds(5)
+}
+
+/// The device codes issued and what became of them. A poll earlier than the interval after the
+/// previous one is answered `slow_down`, and the interval grows by 5 seconds (RFC 8628 §3.5).
+final class DeviceCodes: Sendable {
+    enum PollAnswer {
+        case pending
+        case slowDown
+        case denied
+        case expired
+        case approved(subject: String)
+        case unknown
+    }
+
+    private struct Issued {
+        var userCode: String
+        var issuedAt: Duration
+        var expiresAt: Duration
+        var interval: Duration
+        var lastPoll: Duration?
+        var polls = 0
+        var finished = false
+    }
+
+    private let state = Mutex<(codes: [String: Issued], issued: Int)>(([:], 0))
+
+    /// A new device code and its user code.
+    func issue(at now: Duration, policy: DeviceAuthorizationPolicy) -> (deviceCode: String, userCode: String) {
+        state.withLock { state in
+            state.issued += 1
+            let deviceCode = "device-code-\(state.issued)"
+            let userCode = "WDJB-MJH\(state.issued)"
+            state.codes[deviceCode] = Issued(
+                userCode: userCode,
+                issuedAt: now,
+                expiresAt: now + policy.expiresIn,
+                interval: policy.interval ?? DeviceAuthorizationPolicy.defaultInterval
+            )
+            return (deviceCode, userCode)
+        }
+    }
+
+    /// A poll a rule answered instead: it still counts as one of the client's polls (so
+    /// `approves_at_poll` counts every poll the client made), and a scripted `slow_down`
+    /// lengthens the interval as the provider's own would.
+    func noteScriptedPoll(_ deviceCode: String, at now: Duration, slowDown: Bool) {
+        state.withLock { state in
+            guard var code = state.codes[deviceCode], !code.finished else { return }
+            code.lastPoll = now
+            code.polls += 1
+            if slowDown { code.interval += .seconds(5) }
+            state.codes[deviceCode] = code
+        }
+    }
+
+    func poll(_ deviceCode: String, at now: Duration, policy: DeviceAuthorizationPolicy, subject: String) -> PollAnswer
+    {
+        state.withLock { state in
+            guard var code = state.codes[deviceCode], !code.finished else { return .unknown }
+            defer { state.codes[deviceCode] = code }
+            guard now < code.expiresAt else { return .expired }
+            let previous = code.lastPoll
+            code.lastPoll = now
+            code.polls += 1
+            if let previous, now - previous < code.interval {
+                code.interval += .seconds(5)
+                return .slowDown
+            }
+            let acted: Bool
+            switch policy.user {
+            case .approvesAtPoll(let number), .deniesAtPoll(let number): acted = code.polls >= number
+            case .approvesAfter(let delay): acted = now - code.issuedAt >= delay
+            case .never: acted = false
+            }
+            guard acted else { return .pending }
+            code.finished = true
+            if case .deniesAtPoll = policy.user { return .denied }
+            return .approved(subject: subject)
+        }
+    }
+}
+
+/// RFC 8628 §3.1–3.2: the device authorization endpoint. The client authenticates as at the token
+/// endpoint; the answer carries the device code, the user code and where the user goes.
+struct DeviceAuthorizationEndpoint: Sendable {
+    let authenticator: ClientAuthenticator
+    let codes: DeviceCodes
+    let policy: DeviceAuthorizationPolicy
+
+    func serve(_ request: ProviderRequest, issuer: String, at now: Duration) -> ProviderResponse {
+        if let refusal = authenticator.refusal(for: request) { return refusal }
+        let (deviceCode, userCode) = codes.issue(at: now, policy: policy)
+        let verificationURI = issuer + "/device"
+        var members: [(key: String, value: JSONValue)] = [
+            ("device_code", .string(deviceCode)),
+            ("expires_in", .integer(Int(policy.expiresIn.seconds.rounded()))),
+        ]
+        if let interval = policy.interval { members.append(("interval", .integer(Int(interval.seconds.rounded())))) }
+        members.append(("user_code", .string(userCode)))
+        members.append(("verification_uri", .string(verificationURI)))
+        if policy.verificationURIComplete {
+            members.append(("verification_uri_complete", .string(verificationURI + "?user_code=" + userCode)))
+        }
+        return .json(200, sortedMembers: members)
+    }
+}
