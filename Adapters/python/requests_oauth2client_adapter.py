@@ -15,7 +15,16 @@ Pushed authorization requests (RFC 9126) as the library documents them: the clie
 PAR endpoint (pushed_authorization_request_endpoint=...), and the AuthorizationRequest it builds
 goes through OAuth2Client.pushed_authorization_request, whose RequestUriParameterAuthorizationRequest
 (client_id and request_uri only) is what the browser opens. The redirect is still validated
-against the original AuthorizationRequest (state, iss, PKCE verifier)."""
+against the original AuthorizationRequest (state, iss, PKCE verifier).
+
+The device authorization grant (RFC 8628) as the library documents it: OAuth2Client(device_authorization_endpoint=...),
+OAuth2Client.authorize_device() for the DeviceAuthorizationResponse, and a DeviceAuthorizationPollingJob
+over it, called until it returns a token ("while token is None: token = pooler()"). Each call of the
+job sleeps its interval (BaseTokenEndpointPollingJob.sleep, time.sleep(self.interval)), then makes
+one token request: AuthorizationPending leaves the interval, SlowDown adds slow_down_interval (5 s)
+to it, any other error is raised. The job's sleep() is its documented hook for the wait; here the
+harness's virtual clock is that sleep: device_poll answers the interval the next call will sleep,
+and the call it then makes finds the time already moved (see HarnessClockedPollingJob)."""
 
 import os
 import threading
@@ -25,7 +34,10 @@ from urllib.parse import urlsplit
 import jwskate
 import requests
 from requests_oauth2client import (
+    AccessDenied,
     AuthorizationResponseError,
+    DeviceAuthorizationPollingJob,
+    ExpiredToken,
     ExpiredAccessToken,
     InvalidAuthResponse,
     InvalidIdToken,
@@ -39,7 +51,7 @@ from requests_oauth2client import (
     TokenSerializer,
 )
 
-from oauth_adapter import ClientError, SessionAdapter, category_for_code, client_assertion_jwk, serve, type_name
+from oauth_adapter import ClientError, SessionAdapter, category_for_code, client_assertion_jwk, log, serve, type_name
 
 # What the library raises when it refuses an ID token: its own InvalidIdToken family from
 # validate_id_token, and the jwskate errors of the signature check it calls without catching them
@@ -50,11 +62,23 @@ ID_TOKEN_REFUSALS = (InvalidIdToken, jwskate.InvalidSignature, jwskate.Unsupport
 NO_USABLE_TOKEN = (NonRenewableTokenError, ExpiredAccessToken, MissingRefreshToken)
 
 
+class HarnessClockedPollingJob(DeviceAuthorizationPollingJob):
+    """The library's DeviceAuthorizationPollingJob, unchanged but for its sleep() hook, which the
+    library documents as the place of the wait ("By default, relies on time.sleep()"). Every call
+    of the job begins with sleep(self.interval); the adapter has already answered device_poll with
+    that interval and the harness has moved the virtual clock (and libfaketime the library's clock)
+    by it, so the sleep has happened when the call comes. The interval and its slow_down growth
+    stay the job's own (self.interval, slow_down())."""
+
+    def sleep(self):
+        log.info("DeviceAuthorizationPollingJob.sleep(%s): served by the harness's clock", self.interval)
+
+
 class RequestsOAuth2ClientAdapter(SessionAdapter):
     name = "requests-oauth2client"
     version = f"{version('requests-oauth2client')} (jwskate {version('jwskate')})"
     capabilities = ["proactive_refresh", "authorization_code", "restart", "custom_ca", "concurrency", "openid", "private_key_jwt",
-                    "pushed_authorization_requests"]
+                    "pushed_authorization_requests", "device_grant"]
     provider_session = None
 
     def reset(self, environment):
@@ -95,12 +119,16 @@ class RequestsOAuth2ClientAdapter(SessionAdapter):
             # RFC 9126: the PAR endpoint, when the provider takes pushed requests (None otherwise,
             # the library's default: no PAR endpoint configured).
             pushed_authorization_request_endpoint=env.get("pushed_authorization_request_endpoint"),
+            # RFC 8628: the device authorization endpoint authorize_device() posts to.
+            device_authorization_endpoint=env.get("device_authorization_endpoint"),
             **self._client_authentication(),
             session=self.provider_session,
             testing=self.testing,
         )
         self.oidc_client = None  # discovered at the first sign-in, then kept (with its JWKS)
         self.pending = None  # the AuthorizationRequest whose redirect is awaited
+        self.device_job = None  # the DeviceAuthorizationPollingJob of a device authorization under way
+        self.device_slept = False  # whether the job's next sleep has been answered to the harness
         self.identity_claims = saved.get("identity")
         grant = saved.get("grant", "password")
         self._use(grant, OAuth2ClientCredentialsAuth(self.client, token=token) if grant == "client_credentials"
@@ -260,6 +288,48 @@ class RequestsOAuth2ClientAdapter(SessionAdapter):
         iss, sub = id_token.get_claim("iss"), id_token.get_claim("sub")
         return {"iss": iss, "sub": sub} if isinstance(iss, str) and isinstance(sub, str) else None
 
+    # The device authorization grant (capability device_grant).
+
+    def device_authorization(self):
+        # authorize_device() posts to the device authorization endpoint, authenticated with the
+        # client's own auth (client_secret_post or PrivateKeyJwt), and parses the answer into a
+        # DeviceAuthorizationResponse. The polling job takes its device_code and interval (5 when
+        # the response gives none: "interval or 5"); it keeps no expires_at.
+        self.device_job, self.device_slept = None, False
+        response = self.client.authorize_device()
+        self.device_job = HarnessClockedPollingJob(self.client, response)
+        return {
+            "user_code": response.user_code,
+            "verification_uri": response.verification_uri,
+            "verification_uri_complete": response.verification_uri_complete,
+        }
+
+    def device_poll(self):
+        """One step of `while token is None: token = job()`. A call of the job is its sleep, then
+        one token request; the sleep is answered first (("wait", job.interval)), and the next
+        device_poll makes the call, its sleep served by the clock the harness moved. A pending or
+        slow_down answer is handled inside the job (slow_down grows job.interval), which returns
+        None: the next sleep, of the job's current interval, is answered at once. A token ends
+        the flow; any other error (AccessDenied, ExpiredToken, ...) is raised by the job."""
+        job = self.device_job
+        if job is None:
+            raise ClientError("protocol", "device_poll with no device authorization under way")
+        if not self.device_slept:
+            self.device_slept = True
+            return ("wait", job.interval)
+        try:
+            token = job()
+        except BaseException:
+            self.device_job = None  # the flow is over: the job raised what ends it
+            raise
+        if token is None:
+            return ("wait", job.interval)  # the sleep that begins the job's next call
+        self.device_job = None
+        self.identity_claims = None
+        self._use("device_code", OAuth2AccessTokenAuth(self.client, token))
+        self._save()
+        return None
+
     def userinfo(self):
         client = self._oidc()
         try:
@@ -312,6 +382,10 @@ class RequestsOAuth2ClientAdapter(SessionAdapter):
             status = exception.response.status_code if exception.response is not None else 0
             if status >= 500 or status == 429:
                 category = "transient"
+            elif isinstance(exception, (AccessDenied, ExpiredToken)):
+                # The device authorization's end (RFC 8628 §3.5): the user said no, or the device
+                # code expired; only a new device authorization helps.
+                category = "authorization_required"
             else:
                 category = category_for_code(code) if code else "protocol"
             return ClientError(category, message, oauth_error=code, type_name=name)
