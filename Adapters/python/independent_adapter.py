@@ -19,7 +19,7 @@ PROACTIVE_WINDOW = 300.0  # seconds; the proactive profile declares refresh_wind
 
 BASE_CAPABILITIES = [
     "refresh_on_401", "authorization_code", "restart", "custom_ca", "concurrency", "openid", "id_token_exchange",
-    "private_key_jwt", "pushed_authorization_requests",
+    "private_key_jwt", "pushed_authorization_requests", "device_grant",
 ]
 
 
@@ -53,6 +53,7 @@ class IndependentAdapter(Adapter):
             app_server_token_endpoint=environment.get("app_server_token_endpoint"),
             client_assertion_key=client_assertion_jwk(environment),
             pushed_authorization_request_endpoint=environment.get("pushed_authorization_request_endpoint"),
+            device_authorization_endpoint=environment.get("device_authorization_endpoint"),
         ))
 
     def login(self, grant):
@@ -76,6 +77,17 @@ class IndependentAdapter(Adapter):
     def exchange(self):
         """Leg 2 of a third-party sign-in (capability id_token_exchange)."""
         self.client.exchange()
+
+    def device_authorization(self):
+        """RFC 8628 §3.1 (capability device_grant): what the application shows the user."""
+        prompt = self.client.start_device_authorization()
+        return {"user_code": prompt.user_code, "verification_uri": prompt.verification_uri,
+                "verification_uri_complete": prompt.verification_uri_complete}
+
+    def device_poll(self):
+        """One step of the client's polling: ("wait", seconds) as the client asks, or the outcome."""
+        wait = self.client.poll_device_authorization()
+        return ("wait", wait) if wait is not None else None
 
     def identity(self):
         return self.client.identity() if self.client is not None else None

@@ -1,4 +1,4 @@
-"""A small OAuth 2.0 client written from the RFCs (6749, 6750, 7636, 9207, 9700) on `requests`,
+"""A small OAuth 2.0 client written from the RFCs (6749, 6750, 7636, 8628, 9207, 9700) on `requests`,
 with an OpenID Connect relying party (Core 1.0, Discovery 1.0) whose JWS checks are PyJWT's.
 
 It exists to be a second conforming client, designed apart from the bundled Swift reference
@@ -19,6 +19,13 @@ specifications leave the choice to the client it deliberately chooses otherwise:
   authorization, authenticated like a token request, tried once (no retry); the browser gets only
   ``client_id`` and ``request_uri``. A refused or failed push ends the authorization: no URL with
   the parameters in it is ever built.
+* The device authorization grant (RFC 8628) as a schedule of absolute instants on the client's
+  clock: each step either polls (when the next poll's instant has come) or tells the application
+  how long to wait; the interval (5 s by default) grows 5 s per slow_down, the device code's
+  expires_in ends the flow with expired_token without another poll, access_denied and
+  expired_token end it, transient failures are retried on the schedule with a capped exponential
+  back-off (at most five in a row), and the device authorization request is authenticated like a
+  token request. Every poll is a single attempt.
 * After a 5xx, 429 or transport failure at the token endpoint it tries once more after a short
   back-off with jitter (at most two attempts per token request), unless the answer carried
   ``Retry-After``: then it does not retry, and sends no token request before the instant named.
@@ -120,6 +127,8 @@ class ClientConfig:
     client_assertion_key: Optional[dict] = dataclasses.field(default=None, repr=False)
     # RFC 9126: the provider's pushed authorization request endpoint. None: plain front-channel requests.
     pushed_authorization_request_endpoint: Optional[str] = None
+    # RFC 8628 §3.1: the provider's device authorization endpoint. None: no device grant.
+    device_authorization_endpoint: Optional[str] = None
     connect_timeout: float = 5.0
     read_timeout: float = 10.0
 
@@ -343,6 +352,11 @@ class RetryAfterGate:
         self._lock = threading.Lock()
         self._quiet_until: Optional[float] = None
 
+    def quiet_until(self) -> Optional[float]:
+        """The instant before which no token request goes out, or None."""
+        with self._lock:
+            return self._quiet_until
+
     def check(self) -> None:
         with self._lock:
             until = self._quiet_until
@@ -470,17 +484,21 @@ class TokenEndpoint:
         self._gate = RetryAfterGate(clock)
         self._reader = TokenResponseReader()
 
-    def obtain(self, form: list, grant: str, previous: Optional[TokenSet] = None) -> TokenSet:
-        """Sends one token request (two attempts at most) and reads its answer."""
+    @property
+    def gate(self) -> RetryAfterGate:
+        return self._gate
+
+    def obtain(self, form: list, grant: str, previous: Optional[TokenSet] = None, attempts: int = ATTEMPTS) -> TokenSet:
+        """Sends one token request (`attempts` at most, two by default) and reads its answer."""
         self._gate.check()
-        for attempt in range(1, self.ATTEMPTS + 1):
+        for attempt in range(1, attempts + 1):
             told_to_wait = False
             try:
                 answer = self._post(form)
                 told_to_wait = self._gate.note(answer.headers)
                 return self._reader.read(answer.status, answer.body, self._clock(), grant, previous)
             except ClientFailure as failure:
-                if failure.category != TRANSIENT or told_to_wait or attempt == self.ATTEMPTS:
+                if failure.category != TRANSIENT or told_to_wait or attempt == attempts:
                     raise
                 log.info("token request attempt %d failed (%s); trying once more", attempt, failure.message)
                 self._back_off()
@@ -523,6 +541,143 @@ class RequestPusher:
         if not isinstance(request_uri, str) or not request_uri:
             raise ClientFailure(PROTOCOL, f"{self.WHERE} answered without a request_uri (RFC 9126 §2.2)")
         return request_uri
+
+
+# ---------------------------------------------------------------------------------------------
+# The device authorization grant (RFC 8628)
+
+
+@dataclasses.dataclass(frozen=True)
+class DevicePrompt:
+    """What the application shows the user (RFC 8628 §3.3)."""
+    user_code: str
+    verification_uri: str
+    verification_uri_complete: Optional[str]
+
+
+class DeviceAuthorization:
+    """One device authorization, from its request (§3.1) to its end, polled on a schedule of
+    absolute instants on the client's clock. Each `step` either polls the token endpoint (when the
+    next poll's instant has come) or says how long the application should wait for it:
+
+    * the interval is the response's (5 s when absent, §3.2), 5 s longer for that and every later
+      poll after each slow_down (§3.5); a poll never comes sooner than the interval after the last;
+    * the device code's own lifetime (expires_in, read on this client's clock) ends the flow with
+      expired_token, without a poll once it has passed;
+    * access_denied and expired_token end it (§3.5); so does any other definitive error;
+    * a transient failure (5xx, 429, a connection that failed) is retried on the schedule, with
+      an exponential back-off from the interval (capped at a minute) and at most MAX_TRANSIENT
+      in a row; a Retry-After pushes the next poll to the instant it names; every poll is a
+      single attempt, never an immediate retry that would come sooner than the interval.
+    """
+
+    GRANT = "urn:ietf:params:oauth:grant-type:device_code"
+    WHERE = "the device authorization endpoint"
+    DEFAULT_INTERVAL = 5.0  # §3.2
+    SLOW_DOWN_STEP = 5.0  # §3.5
+    DEFAULT_LIFETIME = 1800.0  # expires_in is REQUIRED; a response without a usable one gets 30 min
+    MAX_TRANSIENT = 5
+    LONGEST_BACK_OFF = 60.0
+
+    def __init__(self, config: ClientConfig, http: requests.Session, authentication, token_endpoint: TokenEndpoint,
+                 clock: Callable[[], float]):
+        self._config = config
+        self._http = http
+        self._authentication = authentication
+        self._token_endpoint = token_endpoint
+        self._clock = clock
+        self._device_code: Optional[str] = None
+        self._interval = self.DEFAULT_INTERVAL
+        self._expires_at = 0.0
+        self._next_poll_at = 0.0
+        self._transient_in_a_row = 0
+        self._ended: Optional[ClientFailure] = None
+
+    def start(self) -> DevicePrompt:
+        """§3.1-3.2: the client authenticated as at the token endpoint; tried once."""
+        endpoint = self._config.device_authorization_endpoint
+        if not endpoint:
+            raise ClientFailure(UNSUPPORTED, "the provider has no device authorization endpoint")
+        answer = post_form(self._config, self._http, endpoint, self._authentication.fields(), "device authorization request")
+        received_at = self._clock()
+        members = TokenResponseReader._json_object(answer.body)
+        if members is not None and members.get("error") is not None:
+            raise ErrorMapper.error_response(str(members["error"]), members.get("error_description"), answer.status, self.WHERE)
+        if answer.status != 200:
+            raise ErrorMapper.codeless_response(answer.status, "no error code" if members is not None else "a body that is not a JSON object", self.WHERE)
+        device_code, user_code, verification_uri = (members.get(name) for name in ("device_code", "user_code", "verification_uri"))
+        for name, value in (("device_code", device_code), ("user_code", user_code), ("verification_uri", verification_uri)):
+            if not isinstance(value, str) or not value:
+                raise ClientFailure(PROTOCOL, f"{self.WHERE} answered without a {name} (RFC 8628 §3.2)")
+        complete = members.get("verification_uri_complete")
+        interval = TokenResponseReader.lifetime(members.get("interval"))
+        lifetime = TokenResponseReader.lifetime(members.get("expires_in"))
+        self._device_code = device_code
+        self._interval = max(interval, 1.0) if interval is not None else self.DEFAULT_INTERVAL
+        self._expires_at = received_at + (lifetime if lifetime is not None else self.DEFAULT_LIFETIME)
+        self._next_poll_at = received_at  # the first poll may go at once
+        return DevicePrompt(user_code, verification_uri, complete if isinstance(complete, str) and complete else None)
+
+    def step(self):
+        """A float (seconds to wait before the next step) while the flow goes on, or the TokenSet
+        it ended with; raises the ClientFailure that ended it."""
+        if self._ended is not None:
+            raise self._ended.copy()
+        if self._device_code is None:
+            raise ClientFailure(PROTOCOL, "no device authorization is under way: start one first")
+        now = self._clock()
+        if now >= self._expires_at:
+            self._end(ClientFailure(AUTHORIZATION_REQUIRED, "the device code expired before the user acted (its expires_in has passed)", oauth_error="expired_token"))
+        quiet_until = self._token_endpoint.gate.quiet_until()
+        due_at = max(self._next_poll_at, quiet_until or 0.0)
+        if now < due_at:
+            return self._seconds(min(due_at, self._expires_at) - now)
+        return self._poll(now)
+
+    def _poll(self, now: float):
+        form = [("grant_type", self.GRANT), ("device_code", self._device_code)]
+        try:
+            tokens = self._token_endpoint.obtain(form, "device_code", attempts=1)
+        except ClientFailure as failure:
+            return self._after_failure(now, failure)
+        self._device_code = None  # used: the flow is over
+        return tokens
+
+    def _after_failure(self, now: float, failure: ClientFailure) -> float:
+        code = failure.oauth_error
+        if code == "authorization_pending":
+            self._transient_in_a_row = 0
+            return self._schedule(now, self._interval)
+        if code == "slow_down":
+            self._transient_in_a_row = 0
+            self._interval += self.SLOW_DOWN_STEP
+            return self._schedule(now, self._interval)
+        if code == "access_denied":
+            self._end(ClientFailure(AUTHORIZATION_REQUIRED, "the user denied the device authorization (access_denied)", oauth_error=code))
+        if code == "expired_token":
+            self._end(ClientFailure(AUTHORIZATION_REQUIRED, "the device code expired before the user acted (expired_token)", oauth_error=code))
+        if failure.category == TRANSIENT:
+            self._transient_in_a_row += 1
+            if self._transient_in_a_row > self.MAX_TRANSIENT:
+                self._end(ClientFailure(TRANSIENT, f"the token endpoint kept failing while polling ({self._transient_in_a_row} times in a row): {failure.message}", oauth_error=code))
+            back_off = min(self._interval * (2 ** self._transient_in_a_row), max(self.LONGEST_BACK_OFF, self._interval))
+            log.info("device poll failed (%s); polling again in %.0f s", failure.message, back_off)
+            return self._schedule(now, back_off)
+        self._end(failure)
+
+    def _schedule(self, now: float, delay: float) -> float:
+        self._next_poll_at = now + delay
+        return self._seconds(min(self._next_poll_at, self._expires_at) - now)
+
+    @staticmethod
+    def _seconds(wait: float) -> float:
+        """Rounded up to the millisecond (the resolution of the harness's clock), never less."""
+        return math.ceil(round(wait * 1000, 6)) / 1000
+
+    def _end(self, failure: ClientFailure):
+        self._ended = failure
+        self._device_code = None
+        raise failure.copy()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1099,6 +1254,8 @@ class IndependentClient:
         if self._config.pushed_authorization_request_endpoint:
             pusher = RequestPusher(self._config, self._http, authentication)
         self._authorization = AuthorizationFlow(self._config, pusher)
+        self._client_authentication = authentication
+        self._device: Optional[DeviceAuthorization] = None
         self._relying_party = OpenIDRelyingParty(self._config, self._http, self._clock)
         self._app_server = None
         if self._config.app_server_token_endpoint:
@@ -1126,6 +1283,28 @@ class IndependentClient:
         code, verifier, _ = self._authorization.finish(redirect_url)
         form = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", self._config.redirect_uri), ("code_verifier", verifier)]
         self._store.replace(self._token_endpoint.obtain(form, "authorization_code"))
+
+    def start_device_authorization(self) -> DevicePrompt:
+        """RFC 8628 §3.1: a new device authorization (replacing any under way); what to show the user."""
+        self._device = None
+        device = DeviceAuthorization(self._config, self._http, self._client_authentication, self._token_endpoint, self._clock)
+        prompt = device.start()
+        self._device = device
+        return prompt
+
+    def poll_device_authorization(self) -> Optional[float]:
+        """One step of the polling: seconds to wait before the next, or None once the tokens came
+        (stored like any grant's); raises what ended the flow otherwise."""
+        if self._device is None:
+            raise ClientFailure(PROTOCOL, "no device authorization is under way: start one first")
+        result = self._device.step()
+        if isinstance(result, TokenSet):
+            self._device = None
+            self._store.replace(result)
+            if self._app_server is not None:
+                self._app_server.end()
+            return None
+        return result
 
     def sign_in_url(self) -> str:
         """An OpenID Connect authentication request (Core §3.1.2.1) at the discovered endpoint,

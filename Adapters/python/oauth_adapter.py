@@ -138,6 +138,19 @@ class Adapter:
         app_server_token_endpoint) for the app's tokens; nobody signed in is authorization_required."""
         raise ClientError("unsupported", "exchanging the sign-in at an app server is not implemented")
 
+    # The device authorization grant, RFC 8628 (capability device_grant).
+
+    def device_authorization(self):
+        """Start a device authorization (§3.1); return what the application shows the user: a dict
+        with user_code, verification_uri and verification_uri_complete (or None)."""
+        raise ClientError("unsupported", "the device authorization grant is not implemented")
+
+    def device_poll(self):
+        """One step of the polling (§3.4-3.5): ("wait", seconds) while the flow goes on; once it
+        ended, return as an outcome operation does (tokens obtained) or raise (access_denied,
+        expired_token, ...)."""
+        raise ClientError("unsupported", "the device authorization grant is not implemented")
+
     def tokens(self):
         """The tokens held now: dict with access_token, refresh_token, expires_at; or None."""
         return None
@@ -264,6 +277,21 @@ def _handle(adapter, message):
             return {"ok": True, "url": getattr(adapter, op)()}
         except Exception as exception:
             return failure(adapter, op, exception)
+    if op == "device_authorization":
+        try:
+            prompt = adapter.device_authorization()
+        except Exception as exception:
+            return failure(adapter, op, exception)
+        return {"ok": True, "user_code": prompt["user_code"], "verification_uri": prompt["verification_uri"],
+                "verification_uri_complete": prompt.get("verification_uri_complete")}
+    if op == "device_poll":
+        try:
+            result = adapter.device_poll()
+        except Exception as exception:
+            return failure(adapter, op, exception)
+        if isinstance(result, tuple) and len(result) == 2 and result[0] == "wait":
+            return {"ok": True, "wait": result[1]}
+        return success(op, result)
     if op == "tokens":
         return {"ok": True, "tokens": adapter.tokens()}
     if op == "identity":
