@@ -140,7 +140,7 @@ struct AdapterSuiteTests {
         let leftOut: Set<Capability> = [.pinning, .privateKeyJWT, .proactiveRefresh]
         for result in run.results {
             guard case .skipped = result.verdict else { continue }
-            let missing = Set(result.scenario.requiredCapabilities).subtracting(profile.capabilities)
+            let missing = Set(result.scenario.requiredCapabilities).subtracting(profile.effectiveCapabilities)
             #expect(!missing.isEmpty && missing.isSubset(of: leftOut), "\(result.scenario.id): \(result.verdict)")
         }
         #expect(run.results.count { $0.verdict == .passed } >= 95)
