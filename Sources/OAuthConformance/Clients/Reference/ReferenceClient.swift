@@ -402,7 +402,7 @@ public actor ReferenceClient: ClientUnderTest {
             guard answer.status == 200 else {
                 let error = JSONValue.parse(answer.body)?["error"]?.stringValue
                 return .failure(
-                    AuthorizationPusher.refusal(status: answer.status, error: error, endpoint: "device authorization")
+                    EndpointRefusal.failure(status: answer.status, error: error, endpoint: "device authorization")
                 )
             }
             guard

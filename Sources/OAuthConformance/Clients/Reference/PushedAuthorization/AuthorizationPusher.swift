@@ -29,7 +29,7 @@ struct AuthorizationPusher: Sendable {
         let members = JSONValue.parse(body)
         guard status == 201 || status == 200, let uri = members?["request_uri"]?.stringValue, !uri.isEmpty else {
             return .failure(
-                Self.refusal(
+                EndpointRefusal.failure(
                     status: status,
                     error: members?["error"]?.stringValue,
                     endpoint: "pushed authorization request"
@@ -41,20 +41,6 @@ struct AuthorizationPusher: Sendable {
                 endpoint: authorizationEndpoint,
                 [URLQueryItem(name: "client_id", value: clientID), URLQueryItem(name: "request_uri", value: uri)]
             )
-        )
-    }
-
-    /// RFC 9126 §2.3 and RFC 8628 §3.2: errors as at the token endpoint (RFC 6749 §5.2); an
-    /// outage is transient.
-    static func refusal(status: Int, error: String?, endpoint: String) -> ClientFailure {
-        if status >= 500 || status == 429 {
-            return ClientFailure(.transient, message: "the \(endpoint) endpoint answered \(status)")
-        }
-        let category: ErrorCategory = error == "invalid_client" ? .invalidClient : .oauthError
-        return ClientFailure(
-            category,
-            oauthError: error,
-            message: "the \(endpoint) was refused: \(status)\(error.map { " \($0)" } ?? "")"
         )
     }
 }
