@@ -31,6 +31,16 @@ struct ServeCommandTests {
         let (process, reader, banner) = try await Self.serve([])
         defer { if process.isRunning { process.terminate() } }
         #expect(banner.contains { $0.contains("client                  conformance-client / conformance-secret") })
+        #expect(
+            banner.contains {
+                $0.hasPrefix("  device authorization    http://127.0.0.1:") && $0.hasSuffix("/device_authorization")
+            }
+        )
+        #expect(
+            banner.contains {
+                $0.hasPrefix("  app server (exchange)   http://127.0.0.1:") && $0.hasSuffix("/app/token")
+            }
+        )
         let tokenLine = try #require(banner.first { $0.contains("token endpoint") })
         let tokenURL = try #require(tokenLine.split(separator: " ").last.map(String.init))
         #expect(tokenURL.hasPrefix("http://127.0.0.1:"))
