@@ -135,6 +135,10 @@ struct Serve: AsyncParsableCommand {
             "  redirect URIs           \(settings.redirectURIs.joined(separator: ", "))",
         ]
         if let caFile = server.caCertificateFile { lines.append("  CA certificate          \(caFile)") }
+        if settings.clientAuthentication == .privateKeyJWT {
+            // The only way a client can authenticate then: sign assertions with this key.
+            lines.append("  client key (private_key_jwt)  \(RegisteredClientKey.shared.privateJWK)")
+        }
         lines.append("Press Ctrl-C to stop.")
         return lines.joined(separator: "\n")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import MockProvider
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -72,6 +73,32 @@ struct ServeCommandTests {
         while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
         #expect(!process.isRunning)
         #expect(process.terminationStatus == 0)
+    }
+
+    @Test("with a scenario registering private_key_jwt, the banner gives the client key to sign with")
+    func clientKeyForPrivateKeyJWT() async throws {
+        let scenario = FileManager.default.temporaryDirectory.appendingPathComponent("serve-private-key-jwt.yaml")
+        try """
+        conformance: 1
+        id: security/serve-private-key-jwt
+        title: t
+        area: security
+        level: MUST
+        provider:
+          client_authentication: private_key_jwt
+        steps:
+          - login: client_credentials
+        expect:
+          - every_step: succeeds
+        """.write(to: scenario, atomically: true, encoding: .utf8)
+        let (process, _, banner) = try await Self.serve(["--scenario", scenario.path])
+        defer { if process.isRunning { process.terminate() } }
+        let keyLine = try #require(banner.first { $0.hasPrefix("  client key (private_key_jwt)") })
+        let jwk = try #require(JSONValue.parse(String(keyLine.drop { $0 != "{" })))
+        #expect(jwk["d"]?.stringValue?.isEmpty == false && jwk["kid"]?.stringValue == RegisteredClientKey.shared.kid)
+        let plain = try await Self.serve([])
+        plain.0.terminate()
+        #expect(!plain.2.contains { $0.contains("client key") })
     }
 
     @Test("--head-timeout and --body-timeout bound a stalled head and a stalled body, each answered 408")
