@@ -98,6 +98,8 @@ let package = Package(
                 // HS256 checks: JWTKit asserts (in debug builds) on an HMAC key shorter than 32 bytes,
                 // and the client secret is one.
                 .product(name: "Crypto", package: "swift-crypto"),
+                // RS256 DPoP proofs made by hand, to see the provider take an RSA key.
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
         .testTarget(

@@ -26,6 +26,7 @@ public final class MockProvider: Sendable {
     private let deviceAuthorizationEndpoint: DeviceAuthorizationEndpoint
     private let deviceCodes: DeviceCodes
     private let jitter: JitterSource
+    private let dpop: DPoPGate?
 
     private let logger: Logger?
 
@@ -57,6 +58,15 @@ public final class MockProvider: Sendable {
                 capacity: tokenCapacity
             ) : nil
         let authenticator = ClientAuthenticator(client: settings.client, assertions: assertions)
+        let dpop = settings.dpop.map { policy in
+            DPoPGate(
+                policy: policy,
+                verifier: DPoPProofVerifier(unixNow: { Int(clock.now.timeIntervalSince1970) }, capacity: tokenCapacity),
+                nonces: DPoPNonces(),
+                origins: origins
+            )
+        }
+        self.dpop = dpop
         let idTokenLedger = IDTokenLedger(capacity: tokenCapacity)
         self.idTokenLedger = idTokenLedger
         self.settings = settings
@@ -77,9 +87,10 @@ public final class MockProvider: Sendable {
             ledger: ledger,
             codes: codes,
             idTokens: IDTokenIssuer(settings: settings, ledger: idTokenLedger, clock: clock),
-            deviceCodes: deviceCodes
+            deviceCodes: deviceCodes,
+            dpop: dpop
         )
-        self.resourceEndpoint = ResourceEndpoint(ledger: ledger)
+        self.resourceEndpoint = ResourceEndpoint(ledger: ledger, dpop: dpop)
         let pushed = PushedAuthorizationRequests()
         self.authorizationEndpoint = AuthorizationEndpoint(settings: settings, codes: codes, pushed: pushed)
         self.pushedAuthorizationEndpoint = PushedAuthorizationEndpoint(
@@ -95,7 +106,7 @@ public final class MockProvider: Sendable {
             clock: clock
         )
         self.jwksEndpoint = JWKSEndpoint(policy: settings.idTokens, ledger: idTokenLedger)
-        self.userinfoEndpoint = UserinfoEndpoint(ledger: ledger)
+        self.userinfoEndpoint = UserinfoEndpoint(ledger: ledger, dpop: dpop)
         let appServerLedger = TokenLedger(policy: settings.appServerTokens, capacity: tokenCapacity, server: .appServer)
         self.appServerLedger = appServerLedger
         self.appServerTokenEndpoint = AppServerTokenEndpoint(
@@ -193,6 +204,9 @@ public final class MockProvider: Sendable {
             endpoint == .token
                 ? tokenEndpoint.serve(request, issuer: issuer, idTokenAlteration: alteration, at: now)
                 : serve(request, endpoint: endpoint, at: now)
+        case .renewDPoPNonce:
+            dpop?.renewedNonceDemand(at: endpoint)
+                ?? ProviderResponse(status: 500, body: "dpop_nonce: the scenario offers no DPoP\n")
         case nil, .sequence:
             // The rule engine unpacks sequences; a sequence nested in one is answered correctly.
             serve(request, endpoint: endpoint, at: now)

@@ -31,6 +31,8 @@ public struct ProviderSettings: Sendable, Equatable {
     /// The device authorization grant (RFC 8628): its codes' lifetime and interval, and what the
     /// user does with the code.
     public var deviceAuthorization = DeviceAuthorizationPolicy()
+    /// DPoP (RFC 9449); `nil`: not offered, and a `DPoP` header is ignored.
+    public var dpop: DPoPPolicy?
 
     public init(
         client: ClientCredentials = .init(id: "conformance-client", secret: "conformance-secret"),

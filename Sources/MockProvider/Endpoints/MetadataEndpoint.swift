@@ -22,7 +22,7 @@ enum MetadataEndpoint {
 
     private static func oauthMembers(issuer: String, settings: ProviderSettings) -> [String: JSONValue] {
         func url(_ endpoint: Endpoint) -> JSONValue { .string(issuer + endpoint.path) }
-        return [
+        var members: [String: JSONValue] = [
             "issuer": .string(issuer),
             "authorization_endpoint": url(.authorize),
             "token_endpoint": url(.token),
@@ -42,5 +42,10 @@ enum MetadataEndpoint {
             "device_authorization_endpoint": url(.deviceAuthorization),
             "require_pushed_authorization_requests": .bool(settings.pushedAuthorization?.required ?? false),
         ]
+        if settings.dpop != nil {
+            // RFC 9449 §5.1.
+            members["dpop_signing_alg_values_supported"] = .array(DPoPPolicy.signingAlgorithms.map(JSONValue.string))
+        }
+        return members
     }
 }

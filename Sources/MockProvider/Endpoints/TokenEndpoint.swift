@@ -9,12 +9,48 @@ struct TokenEndpoint: Sendable {
     let codes: AuthorizationCodes
     let idTokens: IDTokenIssuer
     let deviceCodes: DeviceCodes
+    /// DPoP (RFC 9449 §5), when the scenario offers it.
+    let dpop: DPoPGate?
 
     /// - Parameter idTokenAlteration: how to alter the ID token, when the response carries one.
     func serve(
         _ request: ProviderRequest,
         issuer: String,
         idTokenAlteration: IDTokenAlteration? = nil,
+        at now: Duration
+    ) -> ProviderResponse {
+        if let refusal = authenticator.refusal(for: request) {
+            return refusal
+        }
+        guard let dpop else {
+            return grantResponse(request, issuer: issuer, idTokenAlteration: idTokenAlteration, binding: nil, at: now)
+        }
+        let binding: DPoPBinding?
+        switch dpop.checkTokenRequest(request) {
+        case .refused(let refusal): return refusal
+        case .absent:
+            return grantResponse(request, issuer: issuer, idTokenAlteration: idTokenAlteration, binding: nil, at: now)
+        case .acceptedUnbound: binding = nil
+        case .bindsTo(let key): binding = key
+        }
+        var response = grantResponse(
+            request,
+            issuer: issuer,
+            idTokenAlteration: idTokenAlteration,
+            binding: binding,
+            at: now
+        )
+        dpop.noteAccepted(.token, in: &response)
+        return response
+    }
+
+    /// The grant's answer, once the client is authenticated and its DPoP proof (if any) accepted.
+    /// - Parameter binding: the DPoP key the new tokens are bound to.
+    private func grantResponse(
+        _ request: ProviderRequest,
+        issuer: String,
+        idTokenAlteration: IDTokenAlteration?,
+        binding: DPoPBinding?,
         at now: Duration
     ) -> ProviderResponse {
         // The success response of a grant, carrying an ID token when the grant began with scope openid.
@@ -33,9 +69,6 @@ struct TokenEndpoint: Sendable {
             )
             return Self.success(grant, idToken: idToken)
         }
-        if let refusal = authenticator.refusal(for: request) {
-            return refusal
-        }
         guard let grantValue = request.formField("grant_type") else {
             return .oauthError(ScriptedOAuthError(code: "invalid_request", description: "grant_type is missing"))
         }
@@ -46,22 +79,39 @@ struct TokenEndpoint: Sendable {
         }
         switch grant {
         case .authorizationCode:
-            return redeemCode(request, at: now) { success($0, of: .authorizationCode) }
+            return redeemCode(request, binding: binding, at: now) { success($0, of: .authorizationCode) }
         case .password:
             guard request.formField("username") == settings.user.username,
                 request.formField("password") == settings.user.password
             else {
                 return .oauthError(ScriptedOAuthError(code: "invalid_grant", description: "wrong username or password"))
             }
-            return success(ledger.grant(subject: settings.user.username, withRefreshToken: true, at: now), of: grant)
+            return success(
+                ledger.grant(subject: settings.user.username, withRefreshToken: true, at: now, binding: binding),
+                of: grant
+            )
         case .clientCredentials:
             // RFC 6749 §4.4.3: no refresh token for the client credentials grant.
-            return success(ledger.grant(subject: settings.client.id, withRefreshToken: false, at: now), of: grant)
+            return success(
+                ledger.grant(subject: settings.client.id, withRefreshToken: false, at: now, binding: binding),
+                of: grant
+            )
         case .refreshToken:
             guard let presented = request.formField("refresh_token") else {
                 return .oauthError(ScriptedOAuthError(code: "invalid_request", description: "refresh_token is missing"))
             }
-            guard let refreshed = ledger.refresh(with: presented, at: now) else {
+            if let bound = ledger.liveToken(presented, at: now).flatMap({ $0.kind == .refresh ? $0.boundKey : nil }),
+                bound != binding?.key
+            {
+                // RFC 9449 §5: a bound refresh token is good only with a proof by its key.
+                return .oauthError(
+                    ScriptedOAuthError(
+                        code: "invalid_grant",
+                        description: "the refresh token is bound to a DPoP key; a proof by that key must come with it"
+                    )
+                )
+            }
+            guard let refreshed = ledger.refresh(with: presented, at: now, binding: binding) else {
                 return .oauthError(
                     ScriptedOAuthError(
                         code: "invalid_grant",
@@ -71,7 +121,7 @@ struct TokenEndpoint: Sendable {
             }
             return success(refreshed, of: grant)
         case .deviceCode:
-            return pollDeviceCode(request, at: now) { success($0, of: .deviceCode) }
+            return pollDeviceCode(request, binding: binding, at: now) { success($0, of: .deviceCode) }
         case .tokenExchange, .jwtBearer:
             // The app server's grants; the provider itself exchanges nothing.
             return .oauthError(
@@ -83,6 +133,7 @@ struct TokenEndpoint: Sendable {
     /// RFC 8628 §3.4–3.5: the answer to one poll for a device code's tokens.
     private func pollDeviceCode(
         _ request: ProviderRequest,
+        binding: DPoPBinding?,
         at now: Duration,
         answer: (TokenLedger.Grant) -> ProviderResponse
     ) -> ProviderResponse {
@@ -104,13 +155,14 @@ struct TokenEndpoint: Sendable {
         case .expired: return error("expired_token", "the device code has expired")
         case .unknown: return error("invalid_grant", "the device code is unknown or was used")
         case .approved(let subject):
-            return answer(ledger.grant(subject: subject, withRefreshToken: true, at: now))
+            return answer(ledger.grant(subject: subject, withRefreshToken: true, at: now, binding: binding))
         }
     }
 
     /// - Parameter answer: the success response for the tokens the code bought.
     private func redeemCode(
         _ request: ProviderRequest,
+        binding: DPoPBinding?,
         at now: Duration,
         answer: (TokenLedger.Grant) -> ProviderResponse
     ) -> ProviderResponse {
@@ -150,7 +202,7 @@ struct TokenEndpoint: Sendable {
         default:
             break
         }
-        let granted = ledger.grant(subject: code.subject, withRefreshToken: true, at: now)
+        let granted = ledger.grant(subject: code.subject, withRefreshToken: true, at: now, binding: binding)
         codes.markRedeemed(value, family: granted.access.family)
         if let openID = code.openID {
             idTokens.ledger.beginSession(
@@ -177,7 +229,8 @@ struct TokenEndpoint: Sendable {
         if let idToken { members.append(("id_token", .string(idToken))) }
         if let issuedTokenType { members.append(("issued_token_type", .string(issuedTokenType))) }
         if let refresh = grant.refresh { members.append(("refresh_token", .string(refresh.value))) }
-        members.append(("token_type", .string("Bearer")))
+        // RFC 9449 §5: a bound access token is of type DPoP.
+        members.append(("token_type", .string(grant.access.boundKey == nil ? "Bearer" : "DPoP")))
         return .json(200, sortedMembers: members)
     }
 }

@@ -1,11 +1,14 @@
 /// OpenID Connect Core §5.3: the signed-in user's claims for a live access token, presented as a
 /// bearer token in the `Authorization` header (RFC 6750 §2.1) or in a form-encoded POST body
-/// (§2.2), never both (§2: one method per request).
+/// (§2.2), never both (§2: one method per request); with DPoP offered, a DPoP-bound token only
+/// with its key's proof, as at the resource (RFC 9449 §7.1).
 struct UserinfoEndpoint: Sendable {
     let ledger: TokenLedger
+    var dpop: DPoPGate? = nil
 
     func serve(_ request: ProviderRequest, at now: Duration) -> ProviderResponse {
-        let fromHeader = request.bearerToken
+        let dpopToken = dpop == nil ? nil : DPoPGate.dpopToken(of: request)
+        let fromHeader = dpopToken ?? request.bearerToken
         // RFC 6750 §2.2: the body method is for POST with a form-encoded body (formField checks that).
         let fromBody = request.method == "POST" ? request.formField("access_token") : nil
         if fromHeader != nil, fromBody != nil {
@@ -18,7 +21,11 @@ struct UserinfoEndpoint: Sendable {
         guard let token = ledger.validAccessToken(presented, at: now) else {
             return Self.challenge(status: 401, error: "invalid_token")
         }
-        return .json(
+        if let dpop {
+            let scheme = dpopToken == nil ? "bearer" : "dpop"
+            if let refusal = dpop.checkResourceRequest(request, token: token, scheme: scheme) { return refusal }
+        }
+        var response = ProviderResponse.json(
             200,
             .object([
                 "sub": .string(token.subject),
@@ -27,6 +34,8 @@ struct UserinfoEndpoint: Sendable {
                 "email_verified": .bool(true),
             ])
         )
+        if let dpop, token.boundKey != nil { dpop.noteAccepted(.resource, in: &response) }
+        return response
     }
 
     private static func challenge(status: Int, error: String?) -> ProviderResponse {

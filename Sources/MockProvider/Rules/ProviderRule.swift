@@ -79,6 +79,9 @@ public enum RuleAction: Sendable, Equatable {
     /// Serve the token request normally, issuing an ID token altered this way (when one is due:
     /// the grant began with scope `openid`).
     case alterIDToken(IDTokenAlteration)
+    /// RFC 9449 §8.2, §9: the server (the token endpoint's, or the resource's) moves to a new
+    /// DPoP nonce and answers `use_dpop_nonce` with it.
+    case renewDPoPNonce
 }
 
 /// RFC 9110 §10.2.3: `Retry-After` as delay-seconds or as an HTTP-date.

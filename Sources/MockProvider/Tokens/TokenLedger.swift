@@ -27,6 +27,9 @@ public struct IssuedToken: Sendable, Equatable {
     public var subject: String
     /// Refresh tokens descending from one grant form a family; reuse of a superseded member revokes it.
     public var family: Int
+    /// The RFC 7638 thumbprint of the DPoP key the token is bound to (RFC 9449 §6, `cnf.jkt`);
+    /// `nil`: a bearer token.
+    public var boundKey: String?
 
     public init(
         kind: Kind,
@@ -36,8 +39,10 @@ public struct IssuedToken: Sendable, Equatable {
         issuedAt: Duration,
         expiresAt: Duration?,
         subject: String,
-        family: Int
+        family: Int,
+        boundKey: String? = nil
     ) {
+        self.boundKey = boundKey
         self.kind = kind
         self.server = server
         self.value = value
@@ -180,7 +185,14 @@ final class TokenLedger: Sendable {
     /// The tokens remembered, oldest first.
     var issued: [IssuedToken] { state.withLock { Array($0.tokens) } }
 
-    func grant(subject: String, withRefreshToken: Bool, at now: Duration) -> Grant {
+    /// - Parameter binding: the DPoP key the access token, and the refresh token when
+    ///   `binding.refreshToo`, are bound to.
+    func grant(
+        subject: String,
+        withRefreshToken: Bool,
+        at now: Duration,
+        binding: DPoPBinding? = nil
+    ) -> Grant {
         state.withLock { state in
             let family = state.nextFamily
             state.nextFamily += 1
@@ -190,6 +202,7 @@ final class TokenLedger: Sendable {
                 family: family,
                 at: now,
                 lifetime: policy.accessLifetime,
+                boundKey: binding?.key,
                 in: &state
             )
             let refresh =
@@ -200,6 +213,7 @@ final class TokenLedger: Sendable {
                     family: family,
                     at: now,
                     lifetime: policy.refreshLifetime,
+                    boundKey: binding?.refreshBoundKey,
                     in: &state
                 )
                 : nil
@@ -209,7 +223,7 @@ final class TokenLedger: Sendable {
 
     /// RFC 6749 §6. Returns the new access token and the refresh token to hand back: a new one
     /// under rotation, otherwise the one presented.
-    func refresh(with presented: String, at now: Duration) -> Grant? {
+    func refresh(with presented: String, at now: Duration, binding: DPoPBinding? = nil) -> Grant? {
         state.withLock { state in
             guard let current = state.liveToken(.refresh, presented, at: now, revokeAllAt: policy.revokeAllAt) else {
                 return nil
@@ -225,6 +239,7 @@ final class TokenLedger: Sendable {
                 family: current.family,
                 at: now,
                 lifetime: policy.accessLifetime,
+                boundKey: binding?.key,
                 in: &state
             )
             guard policy.rotateRefreshTokens else { return Grant(access: access, refresh: current) }
@@ -235,6 +250,7 @@ final class TokenLedger: Sendable {
                 family: current.family,
                 at: now,
                 lifetime: policy.refreshLifetime,
+                boundKey: binding?.refreshBoundKey,
                 in: &state
             )
             return Grant(access: access, refresh: successor)
@@ -278,6 +294,7 @@ final class TokenLedger: Sendable {
         family: Int,
         at now: Duration,
         lifetime: Duration?,
+        boundKey: String? = nil,
         in state: inout State
     ) -> IssuedToken {
         let ordinal = state.index(of: kind).nextOrdinal
@@ -289,7 +306,8 @@ final class TokenLedger: Sendable {
             issuedAt: now,
             expiresAt: lifetime.map { now + $0 },
             subject: subject,
-            family: family
+            family: family,
+            boundKey: boundKey
         )
         state.remember(token, capacity: capacity)
         return token
