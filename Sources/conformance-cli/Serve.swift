@@ -139,6 +139,9 @@ struct Serve: AsyncParsableCommand {
             // The only way a client can authenticate then: sign assertions with this key.
             lines.append("  client key (private_key_jwt)  \(RegisteredClientKey.shared.privateJWK)")
         }
+        if let dpop = settings.dpop {
+            lines.append("  DPoP                    " + ScenarioExplanation.dpopPolicy(dpop))
+        }
         lines.append("Press Ctrl-C to stop.")
         return lines.joined(separator: "\n")
     }

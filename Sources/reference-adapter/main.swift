@@ -82,7 +82,11 @@ func environment(_ fields: JSONValue, clock: VirtualClock) -> ClientEnvironment?
         appServerTokenEndpointURL: text("app_server_token_endpoint"),
         clientAssertionKey: text("client_assertion_jwk"),
         pushedAuthorizationEndpointURL: text("pushed_authorization_request_endpoint"),
-        deviceAuthorizationEndpointURL: text("device_authorization_endpoint")
+        deviceAuthorizationEndpointURL: text("device_authorization_endpoint"),
+        dpopSigningAlgorithms: fields["dpop_signing_alg_values_supported"].flatMap { value in
+            guard case .array(let names) = value else { return nil }
+            return names.compactMap(\.stringValue)
+        }
     )
 }
 

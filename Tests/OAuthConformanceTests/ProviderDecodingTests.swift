@@ -155,8 +155,65 @@ struct ProviderDecodingTests {
                 "broken.yaml:11:26: error: when has call, from_call; give only one of them",
                 "broken.yaml:12:24: error: calls must read FIRST..LAST, e.g. 2..4, not '4..2'",
                 "broken.yaml:13:35: error: a rule has respond, error; give only one of them",
-                "broken.yaml:14:7: error: a rule needs one of respond, token_response, error, sequence, redirect, authorization_response, retry_later, id_token, delay, jitter, transport",
+                "broken.yaml:14:7: error: a rule needs one of respond, token_response, error, sequence, redirect, authorization_response, retry_later, id_token, dpop_nonce, delay, jitter, transport",
                 "broken.yaml:15:25: error: redirect.to must be other_origin or a base URL such as http://127.0.0.1:8080, not 'elsewhere'",
+            ]
+        )
+    }
+
+    @Test("dpop decodes into the policy it describes, and a rule's dpop_nonce into its action")
+    func dpop() throws {
+        let settings = try provider(
+            """
+            dpop: { nonce: [token, resource], nonce_rotates_every: 2, refresh_tokens_bound: true, answers_bearer: true }
+            rules:
+              - { when: { endpoint: resource, call: 2 }, dpop_nonce: renew }
+            """
+        )
+        #expect(
+            settings.dpop
+                == DPoPPolicy(
+                    nonceRequiredAt: [.token, .resource],
+                    nonceRotatesEvery: 2,
+                    refreshTokensBound: true,
+                    answersBearer: true
+                )
+        )
+        #expect(settings.rules.map(\.action) == [.renewDPoPNonce])
+        #expect(try provider("dpop: {}").dpop == DPoPPolicy())
+        #expect(try provider("tokens: { access_lifetime: 5m }").dpop == nil)
+    }
+
+    @Test("dpop mistakes are reported where they are")
+    func dpopDiagnostics() {
+        let found = Fixtures.diagnostics(
+            Self.scenarioText(
+                provider: """
+                    dpop: { nonce: [token, userinfo], nonce_rotates_every: 0 }
+                    """
+            )
+        ).map(\.description)
+        #expect(
+            found == [
+                "broken.yaml:7:26: error: dpop.nonce names token or resource, not 'userinfo'",
+                "broken.yaml:7:58: error: dpop.nonce_rotates_every must be between 1 and 1000, not 0",
+            ]
+        )
+        let unoffered = Fixtures.diagnostics(
+            Self.scenarioText(
+                provider: """
+                    rules:
+                      - { when: { endpoint: jwks }, dpop_nonce: renew }
+                      - { when: { endpoint: token }, dpop_nonce: again }
+                      - { dpop_nonce: renew }
+                    """
+            )
+        ).map(\.description)
+        #expect(
+            unoffered == [
+                "broken.yaml:8:35: error: dpop_nonce renews the nonce of the token endpoint or the resource; this rule's endpoint is jwks",
+                "broken.yaml:9:48: error: dpop_nonce takes renew, not 'again'",
+                "broken.yaml:8:5: error: a rule's dpop_nonce needs provider.dpop: the provider offers no DPoP without it",
             ]
         )
     }

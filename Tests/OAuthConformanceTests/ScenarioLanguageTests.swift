@@ -125,7 +125,7 @@ struct ScenarioLanguageTests {
             ),
             (
                 scenario(expect: "  - never: { carries: refresh_tokens }"),
-                "broken.yaml:9:23: error: 'refresh_tokens' is not a valid never.carries; did you mean 'refresh_token'? (allowed: expired_access_token, refresh_token, access_token_in_query, client_secret, client_secret_in_query, credentials)"
+                "broken.yaml:9:23: error: 'refresh_tokens' is not a valid never.carries; did you mean 'refresh_token'? (allowed: expired_access_token, refresh_token, access_token_in_query, client_secret, client_secret_in_query, credentials, bearer_for_dpop_token, replayed_dpop_proof, stale_dpop_nonce)"
             ),
         ]
     )
@@ -274,7 +274,7 @@ struct ScenarioLanguageTests {
         #expect(
             Fixtures.diagnostics(yaml).map(\.description) == [
                 "broken.yaml:11:22: error: '{cdoe}' is not a matrix parameter (parameters: code; did you mean 'code'?)",
-                "broken.yaml:4:7: error: 'eror' is not a valid area; did you mean 'errors'? (allowed: refresh, retry, errors, concurrency, security, tls, oidc, device)",
+                "broken.yaml:4:7: error: 'eror' is not a valid area; did you mean 'errors'? (allowed: refresh, retry, errors, concurrency, security, tls, oidc, device, dpop)",
             ]
         )
     }

@@ -85,7 +85,7 @@ struct ScenarioLoadingTests {
         #expect(rendered.contains("broken.yaml:1:1: error: a scenario is missing 'title'"))
         #expect(
             rendered.contains(
-                "broken.yaml:4:7: error: 'refrsh' is not a valid area; did you mean 'refresh'? (allowed: refresh, retry, errors, concurrency, security, tls, oidc, device)"
+                "broken.yaml:4:7: error: 'refrsh' is not a valid area; did you mean 'refresh'? (allowed: refresh, retry, errors, concurrency, security, tls, oidc, device, dpop)"
             )
         )
         #expect(

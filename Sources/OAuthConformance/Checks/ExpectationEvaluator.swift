@@ -505,6 +505,8 @@ public struct ExpectationEvaluator: Sendable {
                 .filter { credentialFields.contains($0.name) && !$0.value.isEmpty }
                 .map { "parameter \($0.name)" }
             return sightings.isEmpty ? nil : "(\(Array(Set(sightings)).sorted().joined(separator: ", ")))"
+        case .bearerForDPoPToken, .replayedDPoPProof, .staleDPoPNonce:
+            return DPoPSighting(journal: transcript.journal, tokens: transcript).sighting(of: forbidden, in: entry)
         }
     }
 

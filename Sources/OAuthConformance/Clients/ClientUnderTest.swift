@@ -251,6 +251,9 @@ public struct ClientEnvironment: Sendable {
     public var pushedAuthorizationEndpointURL: String?
     /// RFC 8628 §3.1: the provider's device authorization endpoint.
     public var deviceAuthorizationEndpointURL: String?
+    /// RFC 9449 §5.1: the algorithms the provider takes DPoP proofs signed with, when the scenario's
+    /// provider offers DPoP; `nil` otherwise.
+    public var dpopSigningAlgorithms: [String]?
 
     public init(
         tokenEndpointURL: String,
@@ -269,8 +272,10 @@ public struct ClientEnvironment: Sendable {
         appServerTokenEndpointURL: String? = nil,
         clientAssertionKey: String? = nil,
         pushedAuthorizationEndpointURL: String? = nil,
-        deviceAuthorizationEndpointURL: String? = nil
+        deviceAuthorizationEndpointURL: String? = nil,
+        dpopSigningAlgorithms: [String]? = nil
     ) {
+        self.dpopSigningAlgorithms = dpopSigningAlgorithms
         self.tokenEndpointURL = tokenEndpointURL
         self.authorizationEndpointURL = authorizationEndpointURL
         self.resourceBaseURL = resourceBaseURL

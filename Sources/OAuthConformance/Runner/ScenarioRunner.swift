@@ -124,7 +124,8 @@ public struct ScenarioRunner: Sendable {
                 ? RegisteredClientKey.shared.privateJWK : nil,
             pushedAuthorizationEndpointURL: settings.pushedAuthorization == nil
                 ? nil : server.baseURL + Endpoint.pushedAuthorization.path,
-            deviceAuthorizationEndpointURL: server.baseURL + Endpoint.deviceAuthorization.path
+            deviceAuthorizationEndpointURL: server.baseURL + Endpoint.deviceAuthorization.path,
+            dpopSigningAlgorithms: settings.dpop == nil ? nil : DPoPPolicy.signingAlgorithms
         )
         let client: any ClientUnderTest
         do {

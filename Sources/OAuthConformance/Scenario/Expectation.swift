@@ -106,6 +106,14 @@ public enum ForbiddenCarriage: String, Sendable, Hashable, CaseIterable {
     /// user's password, an authorization code or PKCE verifier. For requests that should never
     /// carry one at all, such as those following a redirect to another origin.
     case credentials
+    /// A DPoP-bound access token presented as a bearer token: with the `Bearer` scheme, or without
+    /// a `DPoP` proof (RFC 9449 §7.1).
+    case bearerForDPoPToken = "bearer_for_dpop_token"
+    /// A DPoP proof whose `jti` an earlier request's proof already had (RFC 9449 §4.2, §11.1).
+    case replayedDPoPProof = "replayed_dpop_proof"
+    /// A DPoP proof without the latest nonce the server it goes to has handed out, in an error or
+    /// in a success (RFC 9449 §8.2, §9).
+    case staleDPoPNonce = "stale_dpop_nonce"
 
     /// e.g. "carrying an expired access token".
     public var phrase: String {
@@ -116,6 +124,9 @@ public enum ForbiddenCarriage: String, Sendable, Hashable, CaseIterable {
         case .clientSecret: "carrying the client secret"
         case .clientSecretInQuery: "carrying the client secret in the query string"
         case .credentials: "carrying any credential"
+        case .bearerForDPoPToken: "presenting a DPoP-bound access token as a bearer token"
+        case .replayedDPoPProof: "carrying a DPoP proof whose jti was used before"
+        case .staleDPoPNonce: "carrying a DPoP proof without the server's latest nonce"
         }
     }
 }

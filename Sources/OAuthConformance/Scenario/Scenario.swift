@@ -115,6 +115,7 @@ public struct Scenario: Sendable, Equatable {
             (provider.tls == nil ? [] : [.customCA])
             + (provider.clientAuthentication == .privateKeyJWT ? [.privateKeyJWT] : [])
             + (provider.pushedAuthorization == nil ? [] : [.pushedAuthorizationRequests])
+            + (provider.dpop == nil ? [] : [.dpop])
         for capability in steps.flatMap(\.action.requiredCapabilities) + byProvider
         where !needed.contains(capability) {
             needed.append(capability)
@@ -129,6 +130,8 @@ public enum Area: String, Sendable, Hashable, CaseIterable {
     case oidc
     /// The device authorization grant (RFC 8628): polling discipline.
     case device
+    /// DPoP (RFC 9449): proofs, nonces and sender-constrained tokens.
+    case dpop
 }
 
 /// How strongly the spec asks for the behaviour. POLICY checks take the client's declared value.
@@ -204,4 +207,8 @@ public enum Capability: String, Sendable, Hashable, CaseIterable {
     /// Runs the device authorization grant (`device_sign_in` steps, RFC 8628): reports what the user
     /// is shown and polls as the provider's interval and `slow_down` answers say.
     case deviceGrant = "device_grant"
+    /// Proves possession of a key with DPoP (RFC 9449) when the scenario's provider offers it
+    /// (`ClientEnvironment.dpopSigningAlgorithms`): a proof with every token request and with every
+    /// use of a bound token, the server's nonces followed.
+    case dpop
 }

@@ -67,9 +67,26 @@ public enum ScenarioExplanation {
         ]
         if let skew = clockSkew(settings) { lines.append(skew) }
         if settings.idTokens != IDTokenPolicy() { lines.append(IDTokenAlterationText.policy(settings.idTokens)) }
+        if let dpop = settings.dpop { lines.append(dpopPolicy(dpop)) }
         lines += settings.rules.enumerated().map { index, rule in "rule \(index + 1): \(ruleText(rule))" }
         lines.append("otherwise answers as RFC 6749 and RFC 6750 describe")
         return lines
+    }
+
+    /// e.g. "offers DPoP (RFC 9449), binding tokens to the proof's key; demands a nonce at token".
+    public static func dpopPolicy(_ policy: DPoPPolicy) -> String {
+        var parts = [
+            policy.answersBearer
+                ? "offers DPoP (RFC 9449) but answers a proof with Bearer tokens"
+                : "offers DPoP (RFC 9449), binding access tokens to the proof's key"
+        ]
+        if policy.refreshTokensBound { parts.append("binds refresh tokens too, as for a public client") }
+        let servers = DPoPPolicy.NonceServer.allCases.filter(policy.nonceRequiredAt.contains).map(\.rawValue)
+        if !servers.isEmpty { parts.append("demands a nonce at " + servers.joined(separator: " and ")) }
+        if let every = policy.nonceRotatesEvery {
+            parts.append("moves to a new nonce after every \(every) accepted proofs, handed out in DPoP-Nonce")
+        }
+        return parts.joined(separator: "; ")
     }
 
     /// e.g. "dates its answers 10m ahead of the clock its tokens live on (Date header)".
@@ -158,6 +175,8 @@ public enum ScenarioExplanation {
                 "refuses with HTTP \(refusal.status) and Retry-After \(DurationText.format(refusal.after)) (\(refusal.format.rawValue))"
         case .alterIDToken(let alteration):
             return "serves the request, then issues the ID token " + IDTokenAlterationText.describe(alteration)
+        case .renewDPoPNonce:
+            return "moves to a new DPoP nonce and answers use_dpop_nonce with it"
         case .oauthError(let error):
             let status = error.status ?? OAuthErrorCode(rawValue: error.code)?.defaultStatus ?? 400
             return "answers with the RFC 6749 §5.2 error \(error.code) (HTTP \(status))"

@@ -264,6 +264,9 @@ actor AdapterClient: ClientUnderTest {
             "pushed_authorization_request_endpoint": environment.pushedAuthorizationEndpointURL.map(JSONValue.string)
                 ?? .null,
             "device_authorization_endpoint": environment.deviceAuthorizationEndpointURL.map(JSONValue.string) ?? .null,
+            "dpop_signing_alg_values_supported": environment.dpopSigningAlgorithms.map {
+                .array($0.map(JSONValue.string))
+            } ?? .null,
         ])
     }
 }

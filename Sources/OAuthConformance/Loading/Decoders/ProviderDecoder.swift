@@ -5,7 +5,7 @@ import Yams
 struct ProviderDecoder {
     static let keys = [
         "tokens", "rules", "tls", "seed", "redirect_uris", "clock_skew", "id_tokens", "client_secret", "app_server",
-        "client_authentication", "pushed_authorization", "device_authorization",
+        "client_authentication", "pushed_authorization", "device_authorization", "dpop",
     ]
     /// RFC 7518 §3.2: an HMAC key for HS256 has at least 256 bits.
     static let shortestHS256Secret = 32
@@ -69,6 +69,9 @@ struct ProviderDecoder {
             }
             settings.pushedAuthorization = policy
         }
+        if let node = provider["dpop"] {
+            settings.dpop = dpop(node)
+        }
         if let node = provider["client_secret"], let secret = reader.string(node, "client_secret") {
             settings.client.secret = secret
         }
@@ -85,8 +88,58 @@ struct ProviderDecoder {
             let decoder = RuleDecoder(reader: reader)
             settings.rules = (reader.sequence(rulesNode, "provider.rules") ?? []).compactMap(decoder.decode)
         }
+        if settings.dpop == nil, settings.rules.contains(where: { Self.renewsDPoPNonce($0.action) }),
+            let rulesNode = provider["rules"]
+        {
+            reader.error(
+                "a rule's dpop_nonce needs provider.dpop: the provider offers no DPoP without it",
+                at: rulesNode
+            )
+        }
         // Rules with problems were dropped and reported; the collector's errors stop the run.
         return settings
+    }
+
+    private static func renewsDPoPNonce(_ action: RuleAction?) -> Bool {
+        switch action {
+        case .renewDPoPNonce?: true
+        case .sequence(let actions)?: actions.contains { renewsDPoPNonce($0) }
+        default: false
+        }
+    }
+
+    /// `dpop: { nonce: [token, resource], nonce_rotates_every: 2, refresh_tokens_bound: true,
+    /// answers_bearer: false }` (RFC 9449); `dpop: {}` offers DPoP with none of these.
+    private func dpop(_ node: Node) -> DPoPPolicy? {
+        let keys = ["nonce", "nonce_rotates_every", "refresh_tokens_bound", "answers_bearer"]
+        guard let fields = reader.mapping(node, "provider.dpop", allowedKeys: keys) else { return nil }
+        var policy = DPoPPolicy()
+        if let nonce = fields["nonce"] {
+            for item in reader.sequence(nonce, "dpop.nonce") ?? [] {
+                guard let name = reader.string(item, "dpop.nonce") else { continue }
+                guard let server = DPoPPolicy.NonceServer(rawValue: name) else {
+                    reader.error("dpop.nonce names token or resource, not '\(name)'", at: item)
+                    continue
+                }
+                policy.nonceRequiredAt.insert(server)
+            }
+        }
+        if let every = fields["nonce_rotates_every"] {
+            policy.nonceRotatesEvery = reader.int(every, "dpop.nonce_rotates_every", in: 1...1_000)
+            if policy.nonceRequiredAt.isEmpty {
+                reader.error(
+                    "dpop.nonce_rotates_every rotates the nonces dpop.nonce demands; name token or resource there",
+                    at: every
+                )
+            }
+        }
+        if let bound = fields["refresh_tokens_bound"].flatMap({ reader.bool($0, "dpop.refresh_tokens_bound") }) {
+            policy.refreshTokensBound = bound
+        }
+        if let bearer = fields["answers_bearer"].flatMap({ reader.bool($0, "dpop.answers_bearer") }) {
+            policy.answersBearer = bearer
+        }
+        return policy
     }
 
     /// `device_authorization: { interval: 5s | none, expires_in: 10m, verification_uri_complete: true,

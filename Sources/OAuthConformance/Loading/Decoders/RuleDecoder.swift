@@ -6,7 +6,7 @@ import Yams
 struct RuleDecoder {
     static let actions = [
         "respond", "token_response", "error", "sequence", "redirect", "authorization_response", "retry_later",
-        "id_token",
+        "id_token", "dpop_nonce",
     ]
     static let deliveries = ["delay", "jitter", "transport"]
 
@@ -43,6 +43,15 @@ struct RuleDecoder {
             // (and answer correctly) requests that the rules after it are written for.
             matcher?.endpoint = .token
         }
+        if case .some(.some(.renewDPoPNonce)) = action, let endpoint = matcher?.endpoint,
+            endpoint != .token, endpoint != .resource
+        {
+            reader.error(
+                "dpop_nonce renews the nonce of the token endpoint or the resource; this rule's endpoint is \(endpoint.rawValue)",
+                at: rule.entries["dpop_nonce"]!.key
+            )
+            return nil
+        }
         guard let matcher, action != .some(nil), delivery != .some(nil) else { return nil }
         return ProviderRule(match: matcher, action: action.flatMap { $0 }, delivery: delivery.flatMap { $0 })
     }
@@ -56,8 +65,19 @@ struct RuleDecoder {
         case "redirect": redirect(node).map(RuleAction.redirect)
         case "retry_later": retryLater(node).map(RuleAction.retryLater)
         case "id_token": IDTokenDecoder(reader: reader).alteration(node).map(RuleAction.alterIDToken)
+        case "dpop_nonce": dpopNonce(node)
         default: authorizationAlteration(node).map(RuleAction.alterAuthorizationResponse)
         }
+    }
+
+    /// `dpop_nonce: renew`: the server moves to a new DPoP nonce and demands it (RFC 9449 §8, §9).
+    private func dpopNonce(_ node: Node) -> RuleAction? {
+        guard let value = reader.string(node, "dpop_nonce") else { return nil }
+        guard value == "renew" else {
+            reader.error("dpop_nonce takes renew, not '\(value)'", at: node)
+            return nil
+        }
+        return .renewDPoPNonce
     }
 
     /// `sequence: [{ respond: … }, { error: … }]`: one action per matching call.

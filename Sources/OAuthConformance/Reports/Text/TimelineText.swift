@@ -69,10 +69,23 @@ public enum TimelineText {
             if !shown.isEmpty { text += " " + shown.joined(separator: " ") }
         } else if let bearer = entry.request.bearerToken {
             text += " Bearer \(bearer)"
+        } else if let authorization = entry.request.header("Authorization"),
+            authorization.lowercased().hasPrefix("dpop ")
+        {
+            text += " \(authorization)"
         } else if entry.request.header("Authorization") == nil {
             text += " (no Authorization)"
         }
-        return text
+        return text + proof(of: entry.request)
+    }
+
+    /// RFC 9449: what a DPoP proof says that checks judge, e.g. ` [DPoP jti=4fG… nonce=as-nonce-1]`.
+    private static func proof(of request: ProviderRequest) -> String {
+        guard request.header("DPoP") != nil else { return "" }
+        guard let claims = DPoPSighting.claims(of: request) else { return " [DPoP: unreadable]" }
+        let jti = claims["jti"]?.stringValue.map { " jti=" + String($0.prefix(8)) + ($0.count > 8 ? "…" : "") } ?? ""
+        let nonce = claims["nonce"]?.stringValue.map { " nonce=\($0)" } ?? ""
+        return " [DPoP\(jti)\(nonce)]"
     }
 
     /// Status plus what matters in the answer: tokens issued, the error code, the challenge.
@@ -84,7 +97,12 @@ public enum TimelineText {
             let interesting = ["error", "access_token", "refresh_token", "expires_in"].compactMap { name in
                 members[name].map { "\(name)=\(Self.text(of: $0))" }
             }
-            if !interesting.isEmpty { text += " " + interesting.joined(separator: " ") }
+            // A bearer token_type is the norm; any other is worth seeing.
+            let tokenType =
+                members["token_type"].flatMap(\.stringValue).flatMap {
+                    $0.lowercased() == "bearer" ? nil : ["token_type=\($0)"]
+                } ?? []
+            if !(interesting + tokenType).isEmpty { text += " " + (interesting + tokenType).joined(separator: " ") }
             if let idToken = members["id_token"]?.stringValue {
                 // Named and described, never printed: a JWS is long, and what was done to it is what matters.
                 text +=
@@ -104,6 +122,7 @@ public enum TimelineText {
             text += " sub=\(subject)"
         }
         if let challenge = entry.response.header("WWW-Authenticate") { text += " WWW-Authenticate: \(challenge)" }
+        if let nonce = entry.response.header("DPoP-Nonce") { text += " DPoP-Nonce: \(nonce)" }
         if let rule = entry.appliedRule { text += " [rule \(rule + 1)]" }
         return Self.delivered(text, by: entry.delivery)
     }
