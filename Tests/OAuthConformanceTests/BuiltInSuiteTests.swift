@@ -464,6 +464,71 @@ struct BuiltInSuiteTests {
             defect: "access-token-exchanged",
             brokenExpectation: "step 2 (exchange) outcome"
         ),
+        Proof(
+            scenario: "device/server-errors-slow-the-polling",
+            defect: "no-poll-back-off",
+            brokenExpectation: "token requests (grant device_code) from no. 2 on arrive at least 10s apart"
+        ),
+        Proof(
+            scenario: "dpop/bound-token-presented-with-proof",
+            defect: "dpop-bound-token-as-bearer",
+            brokenExpectation: "no resource requests presenting a DPoP-bound access token as a bearer token"
+        ),
+        Proof(
+            scenario: "dpop/fresh-proof-per-request",
+            defect: "reused-dpop-proof",
+            brokenExpectation: "no request carrying a DPoP proof whose jti was used before"
+        ),
+        Proof(
+            scenario: "dpop/proof-target-without-query",
+            defect: "dpop-htu-with-query",
+            brokenExpectation: "every step succeeds"
+        ),
+        Proof(
+            scenario: "dpop/token-endpoint-nonce-retried-once",
+            defect: "ignores-dpop-nonce",
+            brokenExpectation: "every step succeeds"
+        ),
+        Proof(
+            scenario: "dpop/nonce-demands-bounded",
+            defect: "loops-on-dpop-nonce",
+            brokenExpectation: "number of token requests is at most 3"
+        ),
+        Proof(
+            scenario: "dpop/nonce-demands-bounded",
+            defect: "retries-dpop-nonce-twice",
+            brokenExpectation: "number of token requests is at most 2"
+        ),
+        Proof(
+            scenario: "dpop/token-endpoint-nonce-retried-once",
+            defect: "forgets-dpop-nonce",
+            brokenExpectation: "number of token requests is exactly 3"
+        ),
+        Proof(
+            scenario: "dpop/resource-nonce-retried-once-and-kept",
+            defect: "forgets-dpop-nonce",
+            brokenExpectation: "no request carrying a DPoP proof without the server's latest nonce"
+        ),
+        Proof(
+            scenario: "dpop/resource-nonce-retried-once-and-kept",
+            defect: "one-dpop-nonce-for-all-servers",
+            brokenExpectation: "no request carrying a DPoP proof without the server's latest nonce"
+        ),
+        Proof(
+            scenario: "dpop/nonce-from-successful-answer-used",
+            defect: "dpop-nonce-only-from-errors",
+            brokenExpectation: "no token requests carrying a DPoP proof without the server's latest nonce"
+        ),
+        Proof(
+            scenario: "dpop/bound-refresh-token-used-with-same-key",
+            defect: "new-dpop-key-per-token-request",
+            brokenExpectation: "every step succeeds"
+        ),
+        Proof(
+            scenario: "security/private-key-jwt-fresh-assertion-after-dpop-nonce",
+            defect: "reused-client-assertion",
+            brokenExpectation: "every token request has a client_assertion of its own"
+        ),
     ]
 
     @Test("the reference client passes every built-in scenario")

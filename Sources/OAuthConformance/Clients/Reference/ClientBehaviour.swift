@@ -129,6 +129,9 @@ public struct ClientBehaviour: Sendable, Equatable {
     public var honoursPollingInterval = true
     /// DF-02: each `slow_down` adds 5 seconds to the interval for good; the defect ignores it.
     public var slowsDownWhenAsked = true
+    /// DF-05 (RFC 8628 §3.5): after a poll that failed (a 5xx, a timeout) the next waits twice as
+    /// long, and again after each further failure in a row; the defect polls again at the interval.
+    public var backsOffAfterFailedPolls = true
     /// DF-03, DF-04: `access_denied` and `expired_token` end the polling, and so does the code's
     /// own expiry; the defect polls on as if the user had not acted yet.
     public var stopsPollingOnDenialOrExpiry = true
@@ -145,6 +148,8 @@ public struct ClientBehaviour: Sendable, Equatable {
     public var openIDConnect = OpenIDConnectBehaviour.conforming
     /// Leg 2 of a third-party sign-in: the exchange at the app's own server and its session.
     public var tokenExchange = TokenExchangeBehaviour.conforming
+    /// DPoP (RFC 9449): proofs, nonces and bound tokens.
+    public var dpop = DPoPBehaviour.conforming
 
     public init() {}
 

@@ -300,6 +300,45 @@ public struct DefectiveClient: Sendable {
         {
             $0.tokenExchange.sendsIDTokenAsSubject = false
         },
+        defect("no-poll-back-off", "polls again at the interval after a device code poll that failed with a 5xx") {
+            $0.backsOffAfterFailedPolls = false
+        },
+        defect("dpop-bound-token-as-bearer", "sends its DPoP-bound access token as a Bearer token, with no proof") {
+            $0.dpop.presentsBoundTokensWithProof = false
+        },
+        defect("reused-dpop-proof", "sends the first DPoP proof it made for a method and URL again") {
+            $0.dpop.freshProofPerRequest = false
+        },
+        defect("dpop-htu-with-query", "puts the query string in its DPoP proofs' htu") {
+            $0.dpop.dropsQueryFromHTU = false
+        },
+        defect("ignores-dpop-nonce", "gives up when a server demands a DPoP nonce, never retrying with it") {
+            $0.dpop.nonceRetries = 0
+        },
+        defect("loops-on-dpop-nonce", "retries with every new DPoP nonce a server demands, up to ten times") {
+            $0.dpop.nonceRetries = 10
+        },
+        defect("retries-dpop-nonce-twice", "retries twice when a server demands one new DPoP nonce after another") {
+            $0.dpop.nonceRetries = 2
+        },
+        defect(
+            "forgets-dpop-nonce",
+            "uses a server's DPoP nonce for the retry it was demanded for, and then forgets it"
+        ) {
+            $0.dpop.keepsNonceForLaterRequests = false
+        },
+        defect("one-dpop-nonce-for-all-servers", "sends the latest DPoP nonce of any server to every server") {
+            $0.dpop.keepsNoncesPerServer = false
+        },
+        defect(
+            "dpop-nonce-only-from-errors",
+            "learns DPoP nonces from use_dpop_nonce errors only, never from a successful answer"
+        ) {
+            $0.dpop.readsNonceFromEveryAnswer = false
+        },
+        defect("new-dpop-key-per-token-request", "makes a new DPoP key for every token request, refreshes included") {
+            $0.dpop.keepsKeyAcrossRequests = false
+        },
     ]
 
     private static func defect(

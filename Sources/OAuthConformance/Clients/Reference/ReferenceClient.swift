@@ -48,6 +48,8 @@ public actor ReferenceClient: ClientUnderTest {
         /// The private JWK the client is registered with for `private_key_jwt`; with it, the
         /// client authenticates by signed assertions instead of its secret.
         public var clientAssertionKey: String?
+        /// RFC 9449: the algorithms the provider takes DPoP proofs in; `nil`: no DPoP.
+        public var dpopSigningAlgorithms: [String]?
         /// Where tokens are persisted across `restart`; `nil` keeps them in memory only.
         public var tokenFile: URL?
         /// Where the accepted ID token is persisted across `restart`, beside the tokens.
@@ -72,8 +74,10 @@ public actor ReferenceClient: ClientUnderTest {
             clientAssertionKey: String? = nil,
             pushedAuthorizationEndpointURL: String? = nil,
             deviceAuthorizationEndpointURL: String? = nil,
+            dpopSigningAlgorithms: [String]? = nil,
             requestTimeout: TimeAmount = .seconds(30)
         ) {
+            self.dpopSigningAlgorithms = dpopSigningAlgorithms
             self.tokenEndpointURL = tokenEndpointURL
             self.client = client
             self.user = user
@@ -111,6 +115,7 @@ public actor ReferenceClient: ClientUnderTest {
                 clientAssertionKey: environment.clientAssertionKey,
                 pushedAuthorizationEndpointURL: environment.pushedAuthorizationEndpointURL,
                 deviceAuthorizationEndpointURL: environment.deviceAuthorizationEndpointURL,
+                dpopSigningAlgorithms: environment.dpopSigningAlgorithms,
                 requestTimeout: requestTimeout
             )
         }
@@ -146,6 +151,9 @@ public actor ReferenceClient: ClientUnderTest {
     private var deviceAuthorization: DeviceAuthorizationSession?
     /// Made at the first exchange of a sign-in; its tokens are for the app server alone.
     private var appServerSession: AppServerSession?
+    /// Made when the provider offers DPoP with ES256 (RFC 9449 §5.1), the reference client's algorithm.
+    private lazy var dpop: DPoPSession? =
+        configuration.dpopSigningAlgorithms?.contains("ES256") == true ? DPoPSession(behaviour: behaviour.dpop) : nil
 
     public init(
         configuration: Configuration,
@@ -851,38 +859,93 @@ public actor ReferenceClient: ClientUnderTest {
         return result
     }
 
-    /// One token request and its answer, read as RFC 6749 §5.1 and §5.2 say.
+    /// One token request and its answer, read as RFC 6749 §5.1 and §5.2 say; with DPoP, sent
+    /// again with a new proof (and a new assertion) when the server demands a nonce (RFC 9449 §8).
     private func exchangeTokens(
         _ fields: [(String, String)],
         previous: TokenSet?
     ) async -> Result<TokenSet, ClientFailure> {
-        let request: HTTPClientRequest
-        let form: [(String, String)]
-        switch await authenticatedPost(to: configuration.tokenEndpointURL, fields) {
-        case .success(let built): (request, form) = built
-        case .failure(let failure): return .failure(failure)
+        var nonceRetries = 0
+        while true {
+            let request: HTTPClientRequest
+            let form: [(String, String)]
+            switch await authenticatedPost(to: configuration.tokenEndpointURL, fields) {
+            case .success(let built): (request, form) = built
+            case .failure(let failure): return .failure(failure)
+            }
+            switch await exchangeTokenRequest(request, form: form, previous: previous) {
+            case .answered(let result): return result
+            case .nonceDemanded where nonceRetries < (dpop?.nonceRetries ?? 0): nonceRetries += 1
+            case .nonceDemanded(let result): return result
+            }
+        }
+    }
+
+    private enum TokenAnswer {
+        case answered(Result<TokenSet, ClientFailure>)
+        /// The server demanded a DPoP nonce it had not given before; the result, if the client stops here.
+        case nonceDemanded(Result<TokenSet, ClientFailure>)
+    }
+
+    private func exchangeTokenRequest(
+        _ request: HTTPClientRequest,
+        form: [(String, String)],
+        previous: TokenSet?
+    ) async -> TokenAnswer {
+        var request = request
+        do {
+            if let dpop {
+                let proof = try await dpop.proof(
+                    method: "POST",
+                    url: configuration.tokenEndpointURL,
+                    accessToken: nil,
+                    server: .authorizationServer,
+                    now: now()
+                )
+                request.headers.add(name: "DPoP", value: proof)
+            }
+        } catch {
+            return .answered(
+                .failure(ClientFailure(.unexpected, message: "the DPoP proof could not be signed: \(error)"))
+            )
         }
         do {
             let answer = try await exchange(request)
             noteRetryAfter(answer.headers)
+            let nonceDemanded =
+                await dpop?.noteAnswer(
+                    status: answer.status,
+                    headers: answer.headers,
+                    body: answer.body,
+                    from: .authorizationServer
+                ) ?? false
             let result = interpreter.interpret(
                 status: answer.status,
                 body: answer.body,
                 receivedAt: now(),
                 previous: previous,
-                serverDate: answer.headers["Date"].first.flatMap(Self.httpDate)
+                serverDate: answer.headers["Date"].first.flatMap(Self.httpDate),
+                askedForDPoP: dpop != nil
             )
-            guard !behaviour.keepsCredentialsOutOfErrors else { return result }
-            // The defect quotes the whole request in its errors, credentials and all.
-            return result.mapError { failure in
-                ClientFailure(
-                    failure.category,
-                    oauthError: failure.oauthError,
-                    message: failure.message + " (request: \(FormEncoding.encode(form)))"
-                )
-            }
+            guard !nonceDemanded else { return .nonceDemanded(result) }
+            return .answered(redactingCredentials(result, form: form))
         } catch {
-            return .failure(Self.transportFailure(error))
+            return .answered(.failure(Self.transportFailure(error)))
+        }
+    }
+
+    private func redactingCredentials(
+        _ result: Result<TokenSet, ClientFailure>,
+        form: [(String, String)]
+    ) -> Result<TokenSet, ClientFailure> {
+        guard !behaviour.keepsCredentialsOutOfErrors else { return result }
+        // The defect quotes the whole request in its errors, credentials and all.
+        return result.mapError { failure in
+            ClientFailure(
+                failure.category,
+                oauthError: failure.oauthError,
+                message: failure.message + " (request: \(FormEncoding.encode(form)))"
+            )
         }
     }
 
@@ -998,14 +1061,41 @@ public actor ReferenceClient: ClientUnderTest {
         }
         if !query.isEmpty { target += (url.contains("?") ? "&" : "?") + FormEncoding.encode(query) }
         var request = HTTPClientRequest(url: target)
-        if behaviour.accessTokenPlacement == .authorizationHeader {
-            request.headers.add(name: "Authorization", value: "Bearer \(bearer)")
-        }
         request.method = HTTPMethod(rawValue: method)
         if !behaviour.keepsRefreshTokenFromResource, let refreshToken = tokens?.refreshToken {
             request.headers.add(name: "X-Refresh-Token", value: refreshToken)
         }
-        return try await exchange(request)
+        guard let dpop, tokens?.dpopBound == true, behaviour.dpop.presentsBoundTokensWithProof else {
+            if behaviour.accessTokenPlacement == .authorizationHeader {
+                request.headers.add(name: "Authorization", value: "Bearer \(bearer)")
+            }
+            return try await exchange(request)
+        }
+        // RFC 9449 §7.1: the DPoP scheme, and a proof of this request by the token's key; §9: a
+        // nonce the resource demands is added in a new proof, as often as `nonceRetries` allows.
+        request.headers.add(name: "Authorization", value: "DPoP \(bearer)")
+        let server = DPoPNonceBook.Server.resource(at: url)
+        var nonceRetries = 0
+        while true {
+            var proved = request
+            let proof = try await dpop.proof(
+                method: method,
+                url: target,
+                accessToken: bearer,
+                server: server,
+                now: now()
+            )
+            proved.headers.add(name: "DPoP", value: proof)
+            let answer = try await exchange(proved)
+            let demanded = await dpop.noteAnswer(
+                status: answer.status,
+                headers: answer.headers,
+                body: answer.body,
+                from: server
+            )
+            guard demanded, nonceRetries < dpop.nonceRetries else { return answer }
+            nonceRetries += 1
+        }
     }
 
     /// Sends the request and reads the answer. The conforming client stops at a redirect and
@@ -1045,11 +1135,12 @@ public actor ReferenceClient: ClientUnderTest {
         pinnedOriginsVerified.insert(origin)
     }
 
-    /// RFC 6750 §3.1: a Bearer challenge with `invalid_token`, or with no error code at all.
+    /// RFC 6750 §3.1: a Bearer challenge with `invalid_token`, or with no error code at all; and
+    /// RFC 9449 §7.1's DPoP challenge alike.
     static func isInvalidTokenChallenge(_ headers: HTTPHeaders) -> Bool {
         headers["WWW-Authenticate"].contains { challenge in
             let lowered = challenge.lowercased()
-            guard lowered.hasPrefix("bearer") else { return false }
+            guard lowered.hasPrefix("bearer") || lowered.hasPrefix("dpop") else { return false }
             return !lowered.contains("error=") || lowered.contains("error=\"invalid_token\"")
         }
     }
@@ -1088,7 +1179,7 @@ public struct ReferenceClientFactory: ClientFactory {
             capabilities: [
                 .proactiveRefresh, .refreshOn401, .authorizationCode, .restart, .customCA, .pinning, .virtualClock,
                 .concurrency, .openID, .idTokenSignature, .idTokenExchange, .privateKeyJWT,
-                .pushedAuthorizationRequests, .deviceGrant,
+                .pushedAuthorizationRequests, .deviceGrant, .dpop,
             ],
             refreshWindow: ClientBehaviour.conforming.refreshLeeway,
             idTokenClockSkew: ClientBehaviour.conforming.openIDConnect.allowedClockSkew,

@@ -12,13 +12,15 @@ struct TokenResponseInterpreter: Sendable {
 
     let behaviour: ClientBehaviour
 
-    /// `serverDate` is the answer's `Date` header, which a conforming client does not measure expiry from.
+    /// `serverDate` is the answer's `Date` header, which a conforming client does not measure expiry
+    /// from; `askedForDPoP`: the request carried a DPoP proof, so `token_type` DPoP is expected.
     func interpret(
         status: Int,
         body: String,
         receivedAt: Date,
         previous: TokenSet?,
-        serverDate: Date? = nil
+        serverDate: Date? = nil,
+        askedForDPoP: Bool = false
     ) -> Result<TokenSet, ClientFailure> {
         guard case .object(let members)? = JSONValue.parse(body) else {
             guard behaviour.classifiesBodilessErrorsByStatus else {
@@ -57,7 +59,18 @@ struct TokenResponseInterpreter: Sendable {
             )
         }
         let isBearer = behaviour.tokenTypeCaseInsensitive ? tokenType.lowercased() == "bearer" : tokenType == "Bearer"
-        guard isBearer || !behaviour.refusesOtherTokenTypes else {
+        // RFC 9449 §5: a bound token is of type DPoP, which only a client that sent a proof can use.
+        let isDPoP = askedForDPoP && tokenType.lowercased() == "dpop"
+        if askedForDPoP, isBearer {
+            // §7.1 leaves a downgrade to the client; this one declares `dpop_downgrade: refuse`.
+            return .failure(
+                ClientFailure(
+                    .protocolViolation,
+                    message: "asked for a DPoP-bound token, the token endpoint answered token_type Bearer (RFC 9449 §5)"
+                )
+            )
+        }
+        guard isBearer || isDPoP || !behaviour.refusesOtherTokenTypes else {
             return .failure(
                 ClientFailure(.protocolViolation, message: "token_type '\(tokenType)' is not supported; only Bearer is")
             )
@@ -74,7 +87,8 @@ struct TokenResponseInterpreter: Sendable {
                 expiresAt: expiresAt,
                 refreshToken: refreshToken(members["refresh_token"], previous: previous),
                 receivedAt: receivedAt,
-                idToken: members["id_token"]?.stringValue
+                idToken: members["id_token"]?.stringValue,
+                dpopBound: isDPoP
             )
         )
     }

@@ -10,6 +10,8 @@ struct TokenSet: Sendable, Equatable, Codable {
     var receivedAt: Date? = nil
     /// The response's ID token (OIDC Core §3.1.3.3), as received; validated before the set is kept.
     var idToken: String? = nil
+    /// RFC 9449: `token_type` DPoP; the access token goes with a proof by the client's key.
+    var dpopBound = false
 
     func needsRefresh(at now: Date, leeway: Duration) -> Bool {
         expiresAt.map { now >= $0.addingTimeInterval(-leeway.seconds) } ?? false

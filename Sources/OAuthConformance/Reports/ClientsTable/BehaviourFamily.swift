@@ -156,8 +156,17 @@ public struct BehaviourFamily: Sendable, Hashable, Identifiable {
             id: "device-authorization-polling",
             title: "Device authorization polling",
             summary:
-                "Polls for a device authorization no sooner than the interval, 5 s longer after each slow_down, and stops at a denial or an expired code.",
+                "Polls for a device authorization no sooner than the interval, 5 s longer after each slow_down, backs off after a failed poll, and stops at a denial or an expired code.",
             patterns: ["device/*"]
+        ),
+        BehaviourFamily(
+            id: "dpop",
+            title: "DPoP",
+            summary:
+                "Proves possession of its key with a new DPoP proof for every request, presents bound tokens with the DPoP scheme, meets a server's nonce with one retry and uses the nonce it was given last, and refreshes a bound refresh token with the same key.",
+            patterns: ["dpop/*"],
+            // Proofs carry random jtis, shown in the timelines.
+            timelinesVaryBetweenRuns: true
         ),
         BehaviourFamily(
             id: "pushed-authorization-requests",

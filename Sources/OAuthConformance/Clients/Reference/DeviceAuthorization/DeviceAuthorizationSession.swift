@@ -77,7 +77,7 @@ struct DeviceAuthorizationSession: Sendable {
             transientFailures += 1
             guard transientFailures < Self.mostTransientFailures else { return .finished(answer) }
             // RFC 8628 §3.5: back off exponentially after a failure to reach the server.
-            return .wait(pollingWait * (1 << transientFailures))
+            return .wait(behaviour.backsOffAfterFailedPolls ? pollingWait * (1 << transientFailures) : pollingWait)
         case .failure:
             return .finished(answer)
         }
