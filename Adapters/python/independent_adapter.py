@@ -19,7 +19,7 @@ PROACTIVE_WINDOW = 300.0  # seconds; the proactive profile declares refresh_wind
 
 BASE_CAPABILITIES = [
     "refresh_on_401", "authorization_code", "restart", "custom_ca", "concurrency", "openid", "id_token_exchange",
-    "private_key_jwt", "pushed_authorization_requests", "device_grant",
+    "private_key_jwt", "pushed_authorization_requests", "device_grant", "dpop",
 ]
 
 
@@ -54,6 +54,7 @@ class IndependentAdapter(Adapter):
             client_assertion_key=client_assertion_jwk(environment),
             pushed_authorization_request_endpoint=environment.get("pushed_authorization_request_endpoint"),
             device_authorization_endpoint=environment.get("device_authorization_endpoint"),
+            dpop_signing_algs=tuple(environment.get("dpop_signing_alg_values_supported") or ()) or None,
         ))
 
     def login(self, grant):

@@ -1,4 +1,4 @@
-"""A small OAuth 2.0 client written from the RFCs (6749, 6750, 7636, 8628, 9207, 9700) on `requests`,
+"""A small OAuth 2.0 client written from the RFCs (6749, 6750, 7636, 8628, 9207, 9449, 9700) on `requests`,
 with an OpenID Connect relying party (Core 1.0, Discovery 1.0) whose JWS checks are PyJWT's.
 
 It exists to be a second conforming client, designed apart from the bundled Swift reference
@@ -29,7 +29,15 @@ specifications leave the choice to the client it deliberately chooses otherwise:
 * After a 5xx, 429 or transport failure at the token endpoint it tries once more after a short
   back-off with jitter (at most two attempts per token request), unless the answer carried
   ``Retry-After``: then it does not retry, and sends no token request before the instant named.
-* Only a ``Bearer`` challenge with ``error="invalid_token"`` is taken as "a new token may help".
+* DPoP (RFC 9449), when the provider takes ES256 proofs: a new EC P-256 key for every session
+  (sign-in, grant, device authorization), kept with the session's tokens in the token file, so a
+  relaunched application still holds the key its tokens are bound to; a refresh proves with it.
+  Every token request carries a proof; a ``DPoP`` token goes to the resource with the DPoP scheme
+  and a proof of that request (``ath``). Nonces are kept per server, the authorization server's
+  apart from each resource origin's, and taken from every answer, successes included (§8.2); a
+  ``use_dpop_nonce`` refusal is answered by one more request with the new nonce, never two.
+* Only a challenge of the token's own scheme (``Bearer``, or ``DPoP`` for a bound token) with
+  ``error="invalid_token"`` is taken as "a new token may help".
 * A second 401 after the one refresh-and-replay is handed to the application as a response.
 * OpenID Connect: the JWKS is fetched again for a key the cache lacks at most once per ID token
   (never for a token whose validation already fetched it), with no time-based rate limit; a 30 s
@@ -63,6 +71,8 @@ from typing import Callable, Optional
 
 import jwt
 import requests
+from cryptography.hazmat.primitives.asymmetric import ec
+from jwt.algorithms import ECAlgorithm
 from requests.adapters import HTTPAdapter
 
 __version__ = "0.1.0"
@@ -129,6 +139,9 @@ class ClientConfig:
     pushed_authorization_request_endpoint: Optional[str] = None
     # RFC 8628 §3.1: the provider's device authorization endpoint. None: no device grant.
     device_authorization_endpoint: Optional[str] = None
+    # RFC 9449 §5.1: the algorithms the provider takes DPoP proofs signed with. None, or a list
+    # without ES256 (the only one this client signs): no DPoP.
+    dpop_signing_algs: Optional[tuple] = None
     connect_timeout: float = 5.0
     read_timeout: float = 10.0
 
@@ -150,6 +163,21 @@ class TokenSet:
     # a third-party sign-in trades at the app's own server. Persisted with the tokens.
     accepted_id_token: Optional[str] = dataclasses.field(default=None, repr=False)
     accepted_id_token_exp: Optional[float] = None
+    # "DPoP" when the access token is bound to dpop_key (RFC 9449 §5), "Bearer" otherwise.
+    token_type: str = "Bearer"
+    # The session's DPoP key, which proved the token request these tokens came from; their refresh
+    # proves with it too. Persisted with them (as a private JWK).
+    dpop_key: Optional["ProofKey"] = dataclasses.field(default=None, repr=False)
+
+    @property
+    def bound_key(self) -> Optional["ProofKey"]:
+        """The key every use of the access token must prove, or None for a bearer token."""
+        return self.dpop_key if self.token_type == "DPoP" else None
+
+    @property
+    def scheme(self) -> str:
+        """The authorization scheme the access token goes with (RFC 6750 §2.1, RFC 9449 §7.1)."""
+        return "DPoP" if self.bound_key is not None else "Bearer"
 
     @property
     def lifetime(self) -> Optional[float]:
@@ -159,8 +187,9 @@ class TokenSet:
         return self.expires_at is not None and now >= self.expires_at
 
     def to_json(self) -> dict:
-        saved = dataclasses.asdict(self)
-        del saved["id_token"]
+        # Field by field rather than dataclasses.asdict, which would deep-copy the key object.
+        saved = {field.name: getattr(self, field.name) for field in dataclasses.fields(self) if field.name != "id_token"}
+        saved["dpop_key"] = self.dpop_key.to_jwk() if self.dpop_key is not None else None
         return saved
 
     @staticmethod
@@ -170,6 +199,8 @@ class TokenSet:
             expires_at=data.get("expires_at"), received_at=data.get("received_at", 0.0), grant=data.get("grant", "unknown"),
             identity=data.get("identity"),
             accepted_id_token=data.get("accepted_id_token"), accepted_id_token_exp=data.get("accepted_id_token_exp"),
+            token_type=data.get("token_type", "Bearer"),
+            dpop_key=ProofKey.from_jwk(data["dpop_key"]) if data.get("dpop_key") else None,
         )
 
 
@@ -191,7 +222,7 @@ class TokenStore:
             with open(self._path, encoding="utf-8") as file:
                 saved = json.load(file)
             return TokenSet.from_json(saved["tokens"]) if saved.get("tokens") else None
-        except (OSError, ValueError, KeyError, TypeError) as error:
+        except (OSError, ValueError, KeyError, TypeError, jwt.PyJWTError) as error:
             log.warning("the persisted tokens could not be read (%s); starting without tokens", type(error).__name__)
             return None
 
@@ -277,7 +308,10 @@ class TokenResponseReader:
 
     LONGEST_LIFETIME = 365 * 86_400.0  # a huge expires_in is clamped to a year
 
-    def read(self, status: int, body: bytes, received_at: float, grant: str, previous: Optional[TokenSet]) -> TokenSet:
+    def read(self, status: int, body: bytes, received_at: float, grant: str, previous: Optional[TokenSet],
+             proof_key: Optional["ProofKey"] = None) -> TokenSet:
+        """`proof_key`: the DPoP key whose proof the request carried; only then may the answer be
+        a DPoP token (RFC 9449 §5), which is bound to it."""
         members = self._json_object(body)
         if members is None:
             raise ErrorMapper.codeless_response(status, "a body that is not a JSON object")
@@ -293,8 +327,10 @@ class TokenResponseReader:
         token_type = members.get("token_type")
         if not isinstance(token_type, str):
             raise ClientFailure(PROTOCOL, "the token response carries no token_type (RFC 6749 §5.1)")
-        if token_type.lower() != "bearer":
-            raise ClientFailure(PROTOCOL, f"token_type {token_type[:40]!r} is not supported; this client uses Bearer tokens only (RFC 6749 §7.1)")
+        bound = proof_key is not None and token_type.lower() == "dpop"
+        if token_type.lower() != "bearer" and not bound:
+            usable = "Bearer tokens, and DPoP tokens for a proof it sent" if proof_key is not None else "Bearer tokens only"
+            raise ClientFailure(PROTOCOL, f"token_type {token_type[:40]!r} is not supported; this client uses {usable} (RFC 6749 §7.1)")
         lifetime = self.lifetime(members.get("expires_in"))
         id_token = members.get("id_token")
         return TokenSet(
@@ -304,6 +340,10 @@ class TokenResponseReader:
             received_at=received_at,
             grant=grant,
             id_token=id_token if isinstance(id_token, str) and id_token else None,
+            # A Bearer answer to a proof is the server declining to bind (RFC 9449 §7.1): used as
+            # Bearer, but the key stays with the session for its refreshes.
+            token_type="DPoP" if bound else "Bearer",
+            dpop_key=proof_key,
         )
 
     @staticmethod
@@ -338,6 +378,114 @@ class TokenResponseReader:
         if isinstance(value, str) and value:
             return value
         return previous.refresh_token if previous else None
+
+
+# ---------------------------------------------------------------------------------------------
+# Proof of possession: DPoP (RFC 9449)
+
+
+class ProofKey:
+    """A session's DPoP key: an EC P-256 key pair signing ES256 proofs (RFC 9449 §4.2). A new one
+    for every session, so that no two sessions' tokens are bound to one key."""
+
+    ALGORITHM = "ES256"
+
+    def __init__(self, private_key: ec.EllipticCurvePrivateKey):
+        if not isinstance(private_key, ec.EllipticCurvePrivateKey) or not isinstance(private_key.curve, ec.SECP256R1):
+            raise ValueError("a DPoP key must be a private P-256 key")
+        self._private_key = private_key
+        # §4.2: the proof's header carries the public key only.
+        self.public_jwk = ECAlgorithm.to_jwk(private_key.public_key(), as_dict=True)
+
+    @classmethod
+    def generate(cls) -> "ProofKey":
+        return cls(ec.generate_private_key(ec.SECP256R1()))
+
+    @classmethod
+    def from_jwk(cls, jwk: dict) -> "ProofKey":
+        return cls(ECAlgorithm.from_jwk(jwk))
+
+    def to_jwk(self) -> dict:
+        """The private key as a JWK, for the token file alone."""
+        return ECAlgorithm.to_jwk(self._private_key, as_dict=True)
+
+    def sign(self, claims: dict) -> str:
+        return jwt.encode(claims, self._private_key, algorithm=self.ALGORITHM, headers={"typ": "dpop+jwt", "jwk": self.public_jwk})
+
+
+class DPoP:
+    """Proofs and server nonces (RFC 9449 §4, §8, §9). Each request gets a proof of its own: a new
+    jti, its method and its URI without query and fragment, iat from the client's clock, and with
+    an access token its hash (ath). Nonces are kept per server, the authorization server's apart
+    from each resource origin's even where they share an origin, since a server takes only its
+    own; a server's nonce is the last one its answers carried, successes included (§8.2)."""
+
+    AUTHORIZATION_SERVER = "authorization server"
+    NONCE_HEADER = "DPoP-Nonce"
+
+    def __init__(self, clock: Callable[[], float]):
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._nonces: dict = {}
+
+    @staticmethod
+    def offered(config: ClientConfig) -> bool:
+        """Whether the provider takes the proofs this client signs."""
+        return ProofKey.ALGORITHM in (config.dpop_signing_algs or ())
+
+    @staticmethod
+    def resource_server(url: str) -> str:
+        parts = urllib.parse.urlsplit(url)
+        return f"resource {parts.scheme.lower()}://{parts.netloc.lower()}"
+
+    def send(self, key: ProofKey, method: str, url: str, server: str, transmit: Callable, demands_nonce: Callable,
+             access_token: Optional[str] = None):
+        """Sends a request with a new proof through `transmit(proof)` and returns the answer. When
+        the server refuses it for want of the nonce that answer hands out (`demands_nonce`), the
+        request goes once more, with another new proof carrying it; never a third time, so that
+        a server moving its nonce at every request gets its refusal surfaced, not a loop."""
+        sent = self._nonce(server)
+        answer = transmit(self._proof(key, method, url, sent, access_token))
+        handed_out = self._note(server, answer.headers)
+        if handed_out in (None, sent) or not demands_nonce(answer):
+            return answer  # a refusal for a nonce it already had would only repeat itself
+        answer = transmit(self._proof(key, method, url, handed_out, access_token))
+        self._note(server, answer.headers)
+        return answer
+
+    def _proof(self, key: ProofKey, method: str, url: str, nonce: Optional[str], access_token: Optional[str]) -> str:
+        parts = urllib.parse.urlsplit(url)
+        claims = {
+            "jti": secrets.token_urlsafe(24), "htm": method.upper(),
+            "htu": urllib.parse.urlunsplit((parts.scheme, parts.netloc, parts.path, "", "")), "iat": int(self._clock()),
+        }
+        if nonce is not None:
+            claims["nonce"] = nonce
+        if access_token is not None:
+            claims["ath"] = _base64url(hashlib.sha256(access_token.encode("ascii", "replace")).digest())
+        return key.sign(claims)
+
+    def _nonce(self, server: str) -> Optional[str]:
+        with self._lock:
+            return self._nonces.get(server)
+
+    def _note(self, server: str, headers) -> Optional[str]:
+        nonce = (headers.get(self.NONCE_HEADER) or "").strip() or None
+        if nonce is not None:
+            with self._lock:
+                self._nonces[server] = nonce
+        return nonce
+
+
+def token_endpoint_demands_nonce(answer: "_Answer") -> bool:
+    """RFC 9449 §8: 400 with error use_dpop_nonce."""
+    members = TokenResponseReader._json_object(answer.body)
+    return answer.status == 400 and members is not None and members.get("error") == "use_dpop_nonce"
+
+
+def resource_demands_nonce(response: requests.Response) -> bool:
+    """RFC 9449 §9: 401 with a DPoP challenge whose error is use_dpop_nonce."""
+    return challenge_error(response, "DPoP") == "use_dpop_nonce"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -444,11 +592,12 @@ def client_authentication(config: ClientConfig, clock: Callable[[], float]):
 LARGEST_BODY = 1 << 20
 
 
-def post_form(config: ClientConfig, http: requests.Session, url: str, fields: list, what: str) -> "_Answer":
+def post_form(config: ClientConfig, http: requests.Session, url: str, fields: list, what: str,
+              headers: Optional[dict] = None) -> "_Answer":
     """One form POST: redirects never followed, the answer read with a size bound."""
     try:
         response = http.post(
-            url, data=fields, headers={"Accept": "application/json"},
+            url, data=fields, headers={"Accept": "application/json", **(headers or {})},
             allow_redirects=False, stream=True, verify=config.ca_file or True,
             timeout=(config.connect_timeout, config.read_timeout),
         )
@@ -469,12 +618,13 @@ def post_form(config: ClientConfig, http: requests.Session, url: str, fields: li
 class TokenEndpoint:
     """POSTs grants to a token endpoint: the client's authentication in the body (the provider's
     only), redirects never followed, the answer read with a size bound, one retry after an outage
-    unless told to wait. `url` None is the provider's; the app server's gets no client credentials."""
+    unless told to wait. `url` None is the provider's; the app server's gets no client credentials.
+    With `dpop`, every request carries a DPoP proof (RFC 9449 §5)."""
 
     ATTEMPTS = 2
 
     def __init__(self, config: ClientConfig, http: requests.Session, clock: Callable[[], float], url: Optional[str] = None,
-                 authentication=None):
+                 authentication=None, dpop: Optional[DPoP] = None):
         self._config = config
         self._url = url or config.token_endpoint
         # The provider's credentials never leave for another server.
@@ -483,20 +633,32 @@ class TokenEndpoint:
         self._clock = clock
         self._gate = RetryAfterGate(clock)
         self._reader = TokenResponseReader()
+        self._dpop = dpop
 
     @property
     def gate(self) -> RetryAfterGate:
         return self._gate
 
-    def obtain(self, form: list, grant: str, previous: Optional[TokenSet] = None, attempts: int = ATTEMPTS) -> TokenSet:
-        """Sends one token request (`attempts` at most, two by default) and reads its answer."""
+    def new_proof_key(self) -> Optional[ProofKey]:
+        """A key for a new session's token requests, or None without DPoP."""
+        return ProofKey.generate() if self._dpop is not None else None
+
+    def obtain(self, form: list, grant: str, previous: Optional[TokenSet] = None, attempts: int = ATTEMPTS,
+               proof_key: Optional[ProofKey] = None) -> TokenSet:
+        """Sends one token request (`attempts` at most, two by default) and reads its answer. With
+        DPoP, its proofs are by `proof_key`, else by the key of the tokens it renews (`previous`),
+        else by a new key: the request begins a session."""
         self._gate.check()
+        if self._dpop is None:
+            proof_key = None
+        elif proof_key is None:
+            proof_key = (previous.dpop_key if previous is not None else None) or self.new_proof_key()
         for attempt in range(1, attempts + 1):
             told_to_wait = False
             try:
-                answer = self._post(form)
+                answer = self._post(form, proof_key)
                 told_to_wait = self._gate.note(answer.headers)
-                return self._reader.read(answer.status, answer.body, self._clock(), grant, previous)
+                return self._reader.read(answer.status, answer.body, self._clock(), grant, previous, proof_key)
             except ClientFailure as failure:
                 if failure.category != TRANSIENT or told_to_wait or attempt == attempts:
                     raise
@@ -508,11 +670,16 @@ class TokenEndpoint:
         # Real time, with jitter, so that many clients do not come back at the same instant.
         time.sleep(random.uniform(0.05, 0.15))
 
-    def _post(self, form: list) -> _Answer:
-        fields = list(form)
-        if self._authentication is not None:
-            fields += self._authentication.fields()  # per attempt: a retry carries a new assertion
-        return post_form(self._config, self._http, self._url, fields, "token request")
+    def _post(self, form: list, proof_key: Optional[ProofKey]) -> _Answer:
+        def transmit(proof: Optional[str] = None) -> _Answer:
+            fields = list(form)
+            if self._authentication is not None:
+                fields += self._authentication.fields()  # per request: a retry carries a new assertion
+            return post_form(self._config, self._http, self._url, fields, "token request", {"DPoP": proof} if proof else None)
+
+        if proof_key is None:
+            return transmit()
+        return self._dpop.send(proof_key, "POST", self._url, DPoP.AUTHORIZATION_SERVER, transmit, token_endpoint_demands_nonce)
 
 
 class RequestPusher:
@@ -592,6 +759,7 @@ class DeviceAuthorization:
         self._next_poll_at = 0.0
         self._transient_in_a_row = 0
         self._ended: Optional[ClientFailure] = None
+        self._proof_key: Optional[ProofKey] = None  # the session's DPoP key, for every poll
 
     def start(self) -> DevicePrompt:
         """§3.1-3.2: the client authenticated as at the token endpoint; tried once."""
@@ -616,6 +784,7 @@ class DeviceAuthorization:
         self._interval = max(interval, 1.0) if interval is not None else self.DEFAULT_INTERVAL
         self._expires_at = received_at + (lifetime if lifetime is not None else self.DEFAULT_LIFETIME)
         self._next_poll_at = received_at  # the first poll may go at once
+        self._proof_key = self._token_endpoint.new_proof_key()
         return DevicePrompt(user_code, verification_uri, complete if isinstance(complete, str) and complete else None)
 
     def step(self):
@@ -637,7 +806,7 @@ class DeviceAuthorization:
     def _poll(self, now: float):
         form = [("grant_type", self.GRANT), ("device_code", self._device_code)]
         try:
-            tokens = self._token_endpoint.obtain(form, "device_code", attempts=1)
+            tokens = self._token_endpoint.obtain(form, "device_code", attempts=1, proof_key=self._proof_key)
         except ClientFailure as failure:
             return self._after_failure(now, failure)
         self._device_code = None  # used: the flow is over
@@ -1122,14 +1291,20 @@ class RefreshPolicy:
         return now >= tokens.expires_at - leeway
 
 
-def is_invalid_token_challenge(response: requests.Response) -> bool:
-    """RFC 6750 §3.1: a 401 whose Bearer challenge says error="invalid_token"."""
+def challenge_error(response: requests.Response, scheme: str) -> Optional[str]:
+    """The error of a 401's challenge of `scheme` (RFC 6750 §3, RFC 9449 §7.1), or None."""
     if response.status_code != 401:
-        return False
+        return None
     challenge = response.headers.get("WWW-Authenticate", "")
-    if not re.match(r"\s*bearer\b", challenge, re.IGNORECASE):
-        return False
-    return re.search(r'\berror\s*=\s*"?invalid_token"?', challenge, re.IGNORECASE) is not None
+    if not re.match(rf"\s*{re.escape(scheme)}\b", challenge, re.IGNORECASE):
+        return None
+    found = re.search(r'\berror\s*=\s*"?([A-Za-z0-9_]+)"?', challenge, re.IGNORECASE)
+    return found.group(1).lower() if found else None
+
+
+def is_invalid_token_challenge(response: requests.Response, scheme: str = "Bearer") -> bool:
+    """RFC 6750 §3.1: a 401 whose challenge, of the scheme the token went with, says error="invalid_token"."""
+    return challenge_error(response, scheme) == "invalid_token"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1248,7 +1423,10 @@ class IndependentClient:
         self._http.mount("https://", adapter)
         self._store = TokenStore(self._config.storage_dir)
         authentication = client_authentication(self._config, self._clock)
-        self._token_endpoint = TokenEndpoint(self._config, self._http, self._clock, authentication=authentication)
+        # The nonces of this run; bound tokens held from an earlier run are proved with it too.
+        self._dpop = DPoP(self._clock)
+        self._token_endpoint = TokenEndpoint(self._config, self._http, self._clock, authentication=authentication,
+                                             dpop=self._dpop if DPoP.offered(self._config) else None)
         self._refresher = SingleFlightRefresher(self._store, self._renew)
         pusher = None
         if self._config.pushed_authorization_request_endpoint:
@@ -1346,16 +1524,16 @@ class IndependentClient:
     def request(self, method: str, url: str, headers: Optional[dict] = None, body=None) -> requests.Response:
         if self._app_server is not None and self._app_server.serves(url):
             return self._app_request(method, url, headers, body)
-        token = self._token_to_send()
-        response = self._send(method, url, headers, body, token)
-        if not is_invalid_token_challenge(response):
+        held = self._token_to_send()
+        response = self._send(method, url, headers, body, held.access_token, held.bound_key)
+        if not is_invalid_token_challenge(response, held.scheme):
             return response
         # One refresh (or none, if the token was already replaced) and one replay per call.
-        replacement = self._refresher.refresh(replacing=token, after_rejection=True)
+        replacement = self._refresher.refresh(replacing=held.access_token, after_rejection=True)
         if replacement is None:
             raise ClientFailure(AUTHORIZATION_REQUIRED, "the resource rejected the access token and no tokens are held: sign in again")
         response.close()
-        return self._send(method, url, headers, body, replacement.access_token)
+        return self._send(method, url, headers, body, replacement.access_token, replacement.bound_key)
 
     def restart(self) -> None:
         """As a relaunched application: drop everything in memory, reload what was persisted."""
@@ -1408,7 +1586,7 @@ class IndependentClient:
         exp = tokens.accepted_id_token_exp
         return exp is not None and self._clock() + self.ID_TOKEN_MARGIN < exp
 
-    def _token_to_send(self) -> str:
+    def _token_to_send(self) -> TokenSet:
         flight = self._refresher.wait_for_flight()  # callers wait for a refresh under way
         held = self._store.current()
         if flight is not None and flight.failure is not None:
@@ -1416,26 +1594,26 @@ class IndependentClient:
             # was an early refresh meeting an outage, goes out with the still-valid token.
             if not self._may_keep(held, flight.failure, flight.after_rejection):
                 raise flight.failure.copy()
-            return held.access_token
+            return held
         if held is None:
             raise ClientFailure(AUTHORIZATION_REQUIRED, "no tokens: sign in first")
         now = self._clock()
         if not self._policy.due(held, now):
-            return held.access_token
+            return held
         if not self._renewable(held):
             if held.expired(now):
                 raise ClientFailure(AUTHORIZATION_REQUIRED, "the access token expired and there is no refresh token: sign in again")
-            return held.access_token
+            return held
         try:
             renewed = self._refresher.refresh(replacing=held.access_token)
         except ClientFailure as failure:
             if self._may_keep(self._store.current(), failure, after_rejection=False):
                 log.info("proactive refresh failed (%s); the access token is still valid and stays in use", failure.message)
-                return self._store.current().access_token
+                return self._store.current()
             raise
         if renewed is None:
             raise ClientFailure(AUTHORIZATION_REQUIRED, "no tokens: sign in again")
-        return renewed.access_token
+        return renewed
 
     def _may_keep(self, held: Optional[TokenSet], failure: ClientFailure, after_rejection: bool) -> bool:
         """After a failed early refresh, an access token that has not expired is still good."""
@@ -1470,14 +1648,24 @@ class IndependentClient:
         self._store.replace(renewed)
         return renewed
 
-    def _send(self, method: str, url: str, headers: Optional[dict], body, access_token: str) -> requests.Response:
-        outgoing = {name: value for name, value in (headers or {}).items() if name.lower() != "authorization"}
-        outgoing["Authorization"] = f"Bearer {access_token}"
+    def _send(self, method: str, url: str, headers: Optional[dict], body, access_token: str,
+              proof_key: Optional[ProofKey] = None) -> requests.Response:
+        """One call with the access token: as a bearer token (RFC 6750 §2.1), or, bound to
+        `proof_key`, with the DPoP scheme and a proof of this very request (RFC 9449 §7.1), sent
+        once more with the resource's new nonce when it demands one (§9)."""
+        outgoing = {name: value for name, value in (headers or {}).items() if name.lower() not in ("authorization", "dpop")}
+        outgoing["Authorization"] = f"{'DPoP' if proof_key is not None else 'Bearer'} {access_token}"
         data = body.encode("utf-8") if isinstance(body, str) else body
-        try:
-            return self._http.request(
-                method, url, headers=outgoing, data=data, allow_redirects=False,
-                verify=self._config.ca_file or True, timeout=(self._config.connect_timeout, self._config.read_timeout),
-            )
-        except requests.exceptions.RequestException as error:
-            raise ErrorMapper.transport(error, f"{method} request") from None
+
+        def transmit(proof: Optional[str] = None) -> requests.Response:
+            try:
+                return self._http.request(
+                    method, url, headers={**outgoing, "DPoP": proof} if proof else outgoing, data=data, allow_redirects=False,
+                    verify=self._config.ca_file or True, timeout=(self._config.connect_timeout, self._config.read_timeout),
+                )
+            except requests.exceptions.RequestException as error:
+                raise ErrorMapper.transport(error, f"{method} request") from None
+
+        if proof_key is None:
+            return transmit()
+        return self._dpop.send(proof_key, method, url, DPoP.resource_server(url), transmit, resource_demands_nonce, access_token=access_token)

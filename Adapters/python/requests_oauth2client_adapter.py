@@ -24,7 +24,18 @@ job sleeps its interval (BaseTokenEndpointPollingJob.sleep, time.sleep(self.inte
 one token request: AuthorizationPending leaves the interval, SlowDown adds slow_down_interval (5 s)
 to it, any other error is raised. The job's sleep() is its documented hook for the wait; here the
 harness's virtual clock is that sleep: device_poll answers the interval the next call will sleep,
-and the call it then makes finds the time already moved (see HarnessClockedPollingJob)."""
+and the call it then makes finds the time already moved (see HarnessClockedPollingJob).
+
+DPoP (RFC 9449) as the README's "Using DPoP" shows it, when the provider offers it (the environment's
+dpop_signing_alg_values_supported): OAuth2Client(dpop_bound_access_tokens=True), so that every token
+request of a grant that defaults to it (password, client_credentials, authorization_request) carries a
+proof by a key the library generates for it (DPoPKey.generate, ES256, its default dpop_alg), and the
+answer becomes a DPoPToken bound to that key. The refresh of a DPoPToken goes with a proof by the same
+key (OAuth2Client.refresh_token). The DPoPToken is itself the requests auth the handlers apply: it
+sends Authorization: DPoP with a proof carrying ath, and retries a resource's DPoP 401 once with its
+DPoP-Nonce (DPoPToken._response_hook). The token endpoint's nonce is followed inside
+OAuth2Client._request. The stored token is the library's TokenSerializer form of the DPoPToken, which
+holds its DPoPKey (private key and nonces, DPoPToken.as_dict), so a restart keeps the key."""
 
 import os
 import threading
@@ -78,12 +89,15 @@ class RequestsOAuth2ClientAdapter(SessionAdapter):
     name = "requests-oauth2client"
     version = f"{version('requests-oauth2client')} (jwskate {version('jwskate')})"
     capabilities = ["proactive_refresh", "authorization_code", "restart", "custom_ca", "concurrency", "openid", "private_key_jwt",
-                    "pushed_authorization_requests", "device_grant"]
+                    "pushed_authorization_requests", "device_grant", "dpop"]
     provider_session = None
 
     def reset(self, environment):
         self.environment = environment
         self.token_file = os.path.join(environment["storage_dir"], "requests-oauth2client-token.json")
+        # RFC 9449 §5.1: a provider that takes DPoP proofs says with which algorithms; the library's
+        # default (ES256) is among those this harness names, so only whether DPoP is on is taken.
+        self.dpop = environment.get("dpop_signing_alg_values_supported") is not None
         self.serializer = TokenSerializer()  # the library's own (de)serialization for stored tokens
         self.save_lock = threading.Lock()  # requests of one concurrently batch finish on several threads
         self._launch(saved=None)
@@ -121,9 +135,7 @@ class RequestsOAuth2ClientAdapter(SessionAdapter):
             pushed_authorization_request_endpoint=env.get("pushed_authorization_request_endpoint"),
             # RFC 8628: the device authorization endpoint authorize_device() posts to.
             device_authorization_endpoint=env.get("device_authorization_endpoint"),
-            **self._client_authentication(),
-            session=self.provider_session,
-            testing=self.testing,
+            **self._client_settings(),
         )
         self.oidc_client = None  # discovered at the first sign-in, then kept (with its JWKS)
         self.pending = None  # the AuthorizationRequest whose redirect is awaited
@@ -133,6 +145,12 @@ class RequestsOAuth2ClientAdapter(SessionAdapter):
         grant = saved.get("grant", "password")
         self._use(grant, OAuth2ClientCredentialsAuth(self.client, token=token) if grant == "client_credentials"
                   else OAuth2AccessTokenAuth(self.client, token))
+
+    def _client_settings(self):
+        """What both OAuth2Clients (the plain one and the discovered OpenID one) are made with: the
+        client's credentials, the provider's session, the testing switch, and DPoP when offered."""
+        return dict(**self._client_authentication(), session=self.provider_session, testing=self.testing,
+                    dpop_bound_access_tokens=self.dpop)
 
     def _client_authentication(self):
         """The client's credentials for OAuth2Client: client_id and client_secret (which it sends
@@ -248,9 +266,7 @@ class RequestsOAuth2ClientAdapter(SessionAdapter):
             self.oidc_client = OAuth2Client.from_discovery_endpoint(
                 url=env["openid_configuration_url"],
                 issuer=env["issuer"],
-                **self._client_authentication(),
-                session=self.provider_session,
-                testing=self.testing,
+                **self._client_settings(),
                 redirect_uri=env["redirect_uri"],
                 # from_discovery_document takes the PAR endpoint from the document (this provider
                 # always advertises one); sign_in_url pushes only when the environment names it.
@@ -297,7 +313,11 @@ class RequestsOAuth2ClientAdapter(SessionAdapter):
         # the response gives none: "interval or 5"); it keeps no expires_at.
         self.device_job, self.device_slept = None, False
         response = self.client.authorize_device()
-        self.device_job = HarnessClockedPollingJob(self.client, response)
+        # OAuth2Client.device_code takes dpop=False by default, not the client's
+        # dpop_bound_access_tokens; the README's other way, dpop=True on the token request, goes
+        # through the job's token_kwargs to every poll.
+        dpop = dict(dpop=True) if self.dpop else {}
+        self.device_job = HarnessClockedPollingJob(self.client, response, **dpop)
         return {
             "user_code": response.user_code,
             "verification_uri": response.verification_uri,
