@@ -32,7 +32,8 @@ class OpenIDApp(OAuth2Mixin, OpenIDMixin, BaseApp):
 class AuthlibAdapter(SessionAdapter):
     name = "authlib"
     version = authlib.__version__
-    capabilities = ["proactive_refresh", "authorization_code", "restart", "custom_ca", "concurrency", "openid", "private_key_jwt"]
+    capabilities = ["proactive_refresh", "authorization_code", "restart", "custom_ca", "concurrency", "openid", "private_key_jwt",
+                    "client_secret_jwt"]
 
     def reset(self, environment):
         self.environment = environment

@@ -3,7 +3,7 @@
 classes."""
 
 from authlib.common.errors import AuthlibBaseError
-from authlib.oauth2.rfc7523 import PrivateKeyJWT
+from authlib.oauth2.rfc7523 import ClientSecretJWT, PrivateKeyJWT
 from joserfc.errors import JoseError
 from joserfc.jwk import ECKey
 
@@ -53,11 +53,24 @@ def client_authentication(environment):
     (the assertion's aud) and the key's algorithm, ES256 for the harness's P-256 key (PrivateKeyJWT's
     default is RS256). authlib builds the assertion itself for every token request
     (private_key_jwt_sign: iss = sub = client_id, iat from time.time(), exp an hour later, jti
-    generate_token(36))."""
+    generate_token(36)).
+
+    For a client registered for client_secret_jwt (the environment's token_endpoint_auth_method),
+    authlib's ClientSecretJWT as its documentation ("Using client_secret_jwt in Requests")
+    configures it: the secret in client_secret, token_endpoint_auth_method=ClientSecretJWT(token
+    endpoint), HS256 (its default). ClientSecretJWT.sign imports the secret as a joserfc OctKey and
+    client_secret_jwt_sign builds a new assertion for every token request, as for private_key_jwt;
+    the secret itself is not sent (ClientSecretJWT.__call__ adds client_assertion_type and
+    client_assertion only)."""
     jwk = client_assertion_jwk(environment)
-    if jwk is None:
-        return dict(client_secret=environment["client_secret"], token_endpoint_auth_method="client_secret_basic")
-    return dict(
-        client_secret=ECKey.import_key(jwk),
-        token_endpoint_auth_method=PrivateKeyJWT(environment["token_endpoint"], alg="ES256"),
-    )
+    if jwk is not None:
+        return dict(
+            client_secret=ECKey.import_key(jwk),
+            token_endpoint_auth_method=PrivateKeyJWT(environment["token_endpoint"], alg="ES256"),
+        )
+    if environment.get("token_endpoint_auth_method") == "client_secret_jwt":
+        return dict(
+            client_secret=environment["client_secret"],
+            token_endpoint_auth_method=ClientSecretJWT(environment["token_endpoint"]),
+        )
+    return dict(client_secret=environment["client_secret"], token_endpoint_auth_method="client_secret_basic")

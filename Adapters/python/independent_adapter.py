@@ -19,7 +19,7 @@ PROACTIVE_WINDOW = 300.0  # seconds; the proactive profile declares refresh_wind
 
 BASE_CAPABILITIES = [
     "refresh_on_401", "authorization_code", "restart", "custom_ca", "concurrency", "openid", "id_token_exchange",
-    "private_key_jwt", "pushed_authorization_requests", "device_grant", "dpop",
+    "private_key_jwt", "client_secret_jwt", "pushed_authorization_requests", "device_grant", "dpop",
 ]
 
 
@@ -52,6 +52,7 @@ class IndependentAdapter(Adapter):
             id_token_signing_alg=environment.get("id_token_signing_alg") or "RS256",
             app_server_token_endpoint=environment.get("app_server_token_endpoint"),
             client_assertion_key=client_assertion_jwk(environment),
+            client_secret_jwt=environment.get("token_endpoint_auth_method") == "client_secret_jwt",
             pushed_authorization_request_endpoint=environment.get("pushed_authorization_request_endpoint"),
             device_authorization_endpoint=environment.get("device_authorization_endpoint"),
             dpop_signing_algs=tuple(environment.get("dpop_signing_alg_values_supported") or ()) or None,

@@ -14,7 +14,9 @@ specifications leave the choice to the client it deliberately chooses otherwise:
   HTTP Basic; or, when registered for private_key_jwt (RFC 7523 §2.2, OIDC Core §9), a fresh ES256
   assertion for every request that authenticates (every attempt of it: a retry signs anew), whose
   ``aud`` is the issuer (the reference client names the token endpoint), living 60 s from an
-  ``iat`` read on the client's clock. The secret then goes nowhere.
+  ``iat`` read on the client's clock. The secret then goes nowhere. When registered for
+  client_secret_jwt, the same assertion MACed HS256 with the secret (as its key, RFC 7518 §3.2:
+  at least 32 bytes); the secret itself goes nowhere either.
 * Pushed authorization requests (RFC 9126), when the provider has a PAR endpoint: one push per
   authorization, authenticated like a token request, tried once (no retry); the browser gets only
   ``client_id`` and ``request_uri``. A refused or failed push ends the authorization: no URL with
@@ -135,6 +137,9 @@ class ClientConfig:
     app_server_token_endpoint: Optional[str] = None
     # private_key_jwt (RFC 7523 §2.2): the client's private JWK (a dict). None: client_secret_post.
     client_assertion_key: Optional[dict] = dataclasses.field(default=None, repr=False)
+    # client_secret_jwt (RFC 7523 §2.2, OIDC Core §9): assertions MACed HS256 with client_secret,
+    # which is then never sent. False: client_secret_post (or private_key_jwt, with a key above).
+    client_secret_jwt: bool = False
     # RFC 9126: the provider's pushed authorization request endpoint. None: plain front-channel requests.
     pushed_authorization_request_endpoint: Optional[str] = None
     # RFC 8628 §3.1: the provider's device authorization endpoint. None: no device grant.
@@ -551,24 +556,21 @@ class SecretInBody:
         return [("client_id", self._client_id), ("client_secret", self._secret)]
 
 
-class SignedAssertion:
-    """private_key_jwt (RFC 7523 §2.2 and §3, OIDC Core §9): every call of `fields` signs a new
-    assertion, so no two requests (retries included) ever carry the same one or the same jti."""
+class ClientAssertion:
+    """A JWT client assertion (RFC 7523 §2.2 and §3, OIDC Core §9): every call of `fields` makes a
+    new one, so no two requests (retries included) ever carry the same one or the same jti. What
+    signs it is the subclass's."""
 
     ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
     LIFETIME = 60  # seconds from iat to exp: long enough to arrive, too short to be worth stealing
 
-    def __init__(self, client_id: str, jwk: dict, audience: str, clock: Callable[[], float]):
-        try:
-            self._key = jwt.PyJWK(jwk)
-        except (jwt.exceptions.PyJWTError, ValueError, TypeError, KeyError) as error:
-            raise ClientFailure(UNSUPPORTED, f"the client's private_key_jwt key is not a usable JWK ({type(error).__name__})") from None
-        if self._key.algorithm_name != "ES256" or not jwk.get("d"):
-            raise ClientFailure(UNSUPPORTED, "the client's private_key_jwt key must be a private ES256 (P-256) key")
-        self._kid = jwk.get("kid")
+    def __init__(self, client_id: str, audience: str, clock: Callable[[], float]):
         self._client_id = client_id
         self._audience = audience
         self._clock = clock
+
+    def _sign(self, claims: dict) -> str:
+        raise NotImplementedError
 
     def fields(self) -> list:
         issued = int(self._clock())  # the client's clock, never the machine's wall clock directly
@@ -576,16 +578,53 @@ class SignedAssertion:
             "iss": self._client_id, "sub": self._client_id, "aud": self._audience,
             "iat": issued, "exp": issued + self.LIFETIME, "jti": secrets.token_urlsafe(24),
         }
+        return [("client_id", self._client_id), ("client_assertion_type", self.ASSERTION_TYPE), ("client_assertion", self._sign(claims))]
+
+
+class SignedAssertion(ClientAssertion):
+    """private_key_jwt: the assertion signed ES256 with the client's private key."""
+
+    def __init__(self, client_id: str, jwk: dict, audience: str, clock: Callable[[], float]):
+        super().__init__(client_id, audience, clock)
+        try:
+            self._key = jwt.PyJWK(jwk)
+        except (jwt.exceptions.PyJWTError, ValueError, TypeError, KeyError) as error:
+            raise ClientFailure(UNSUPPORTED, f"the client's private_key_jwt key is not a usable JWK ({type(error).__name__})") from None
+        if self._key.algorithm_name != "ES256" or not jwk.get("d"):
+            raise ClientFailure(UNSUPPORTED, "the client's private_key_jwt key must be a private ES256 (P-256) key")
+        self._kid = jwk.get("kid")
+
+    def _sign(self, claims: dict) -> str:
         headers = {"kid": self._kid} if self._kid else None
-        assertion = jwt.encode(claims, self._key.key, algorithm="ES256", headers=headers)
-        return [("client_id", self._client_id), ("client_assertion_type", self.ASSERTION_TYPE), ("client_assertion", assertion)]
+        return jwt.encode(claims, self._key.key, algorithm="ES256", headers=headers)
+
+
+class SecretMacedAssertion(ClientAssertion):
+    """client_secret_jwt: the assertion MACed HS256 with the octets of the client secret (OIDC
+    Core §9: its UTF-8 representation is the key). RFC 7518 §3.2 wants a key of at least 256 bits
+    for HS256; a shorter secret is refused rather than used."""
+
+    SHORTEST_SECRET = 32  # bytes
+
+    def __init__(self, client_id: str, secret: str, audience: str, clock: Callable[[], float]):
+        super().__init__(client_id, audience, clock)
+        self._key = (secret or "").encode("utf-8")
+        if len(self._key) < self.SHORTEST_SECRET:
+            raise ClientFailure(UNSUPPORTED, f"client_secret_jwt needs a client secret of at least {self.SHORTEST_SECRET} bytes for HS256 (RFC 7518 §3.2)")
+
+    def _sign(self, claims: dict) -> str:
+        return jwt.encode(claims, self._key, algorithm="HS256")
 
 
 def client_authentication(config: ClientConfig, clock: Callable[[], float]):
-    """How this client proves itself wherever the provider authenticates it (token, PAR)."""
+    """How this client proves itself wherever the provider authenticates it (token, PAR, device
+    authorization)."""
+    # For assertions, the issuer is the authorization server's identifier (RFC 7523 §3 allows it as aud).
+    audience = config.issuer or config.token_endpoint
     if config.client_assertion_key is not None:
-        # The issuer is the authorization server's identifier (RFC 7523 §3 allows it as aud).
-        return SignedAssertion(config.client_id, config.client_assertion_key, config.issuer or config.token_endpoint, clock)
+        return SignedAssertion(config.client_id, config.client_assertion_key, audience, clock)
+    if config.client_secret_jwt:
+        return SecretMacedAssertion(config.client_id, config.client_secret, audience, clock)
     return SecretInBody(config.client_id, config.client_secret)
 
 

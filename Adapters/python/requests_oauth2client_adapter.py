@@ -1,6 +1,7 @@
 """requests-oauth2client (Guillaume Pujol's OAuth2Client and its requests auth handlers) behind the
 adapter protocol, used as its README shows: an OAuth2Client for the token endpoint (client_secret_post,
-the library's default, or PrivateKeyJwt for a client registered for private_key_jwt), a grant method
+the library's default, PrivateKeyJwt for a client registered for private_key_jwt, or ClientSecretJwt
+for one registered for client_secret_jwt), a grant method
 of that client for each sign-in, and the token handed to an OAuth2AccessTokenAuth (or an
 OAuth2ClientCredentialsAuth) on the application's requests.Session, which renews it once it is
 inside the handler's leeway. The library reads datetime.now() and takes no clock,
@@ -47,6 +48,7 @@ import requests
 from requests_oauth2client import (
     AccessDenied,
     AuthorizationResponseError,
+    ClientSecretJwt,
     DeviceAuthorizationPollingJob,
     ExpiredToken,
     ExpiredAccessToken,
@@ -89,7 +91,7 @@ class RequestsOAuth2ClientAdapter(SessionAdapter):
     name = "requests-oauth2client"
     version = f"{version('requests-oauth2client')} (jwskate {version('jwskate')})"
     capabilities = ["proactive_refresh", "authorization_code", "restart", "custom_ca", "concurrency", "openid", "private_key_jwt",
-                    "pushed_authorization_requests", "device_grant", "dpop"]
+                    "client_secret_jwt", "pushed_authorization_requests", "device_grant", "dpop"]
     provider_session = None
 
     def reset(self, environment):
@@ -158,12 +160,19 @@ class RequestsOAuth2ClientAdapter(SessionAdapter):
         environment's client_assertion_jwk), a PrivateKeyJwt auth as the README configures it, over
         a jwskate Jwk of the key. The library then builds the assertion for each request to the
         token endpoint (PrivateKeyJwt.client_assertion: iss = sub = client_id, aud the URL the
-        request goes to, iat from datetime.now(), exp iat + 60 s, jti uuid4())."""
+        request goes to, iat from datetime.now(), exp iat + 60 s, jti uuid4()). For a client
+        registered for client_secret_jwt (the environment's token_endpoint_auth_method), a
+        ClientSecretJwt(client_id, client_secret) auth, as the README configures it: the library
+        MACs a new assertion HS256 (its default alg) with the secret for each such request
+        (ClientSecretJwt.client_assertion: the same claims, the key
+        SymmetricJwk.from_bytes(client_secret.encode())); the secret itself is not sent."""
         env = self.environment
         jwk = client_assertion_jwk(env)
-        if jwk is None:
-            return dict(client_id=env["client_id"], client_secret=env["client_secret"])
-        return dict(auth=PrivateKeyJwt(env["client_id"], jwskate.Jwk(jwk), alg="ES256"))
+        if jwk is not None:
+            return dict(auth=PrivateKeyJwt(env["client_id"], jwskate.Jwk(jwk), alg="ES256"))
+        if env.get("token_endpoint_auth_method") == "client_secret_jwt":
+            return dict(auth=ClientSecretJwt(env["client_id"], env["client_secret"]))
+        return dict(client_id=env["client_id"], client_secret=env["client_secret"])
 
     def _http_session(self):
         session = requests.Session()
@@ -308,7 +317,7 @@ class RequestsOAuth2ClientAdapter(SessionAdapter):
 
     def device_authorization(self):
         # authorize_device() posts to the device authorization endpoint, authenticated with the
-        # client's own auth (client_secret_post or PrivateKeyJwt), and parses the answer into a
+        # client's own auth (client_secret_post, PrivateKeyJwt or ClientSecretJwt), and parses the answer into a
         # DeviceAuthorizationResponse. The polling job takes its device_code and interval (5 when
         # the response gives none: "interval or 5"); it keeps no expires_at.
         self.device_job, self.device_slept = None, False

@@ -45,13 +45,21 @@ public final class MockProvider: Sendable {
         let origins = OriginBook()
         self.origins = origins
         let assertions =
-            settings.clientAuthentication == .privateKeyJWT
+            settings.clientAuthentication.usesAssertions
             ? ClientAssertionVerifier(
                 clientID: settings.client.id,
-                // RFC 9126 §2: the PAR endpoint's URL is an audience too, for a push.
+                key: settings.clientAuthentication == .privateKeyJWT
+                    ? .registeredKey : .clientSecret(settings.client.secret),
+                // RFC 9126 §2: the PAR endpoint's URL is an audience too, for a push; so is the device
+                // authorization endpoint's, where the client authenticates as at the token endpoint
+                // (RFC 8628 §3.1) and a library addresses the assertion to the URL it posts to.
                 audiences: {
                     origins.current.map {
-                        [$0.primary + Endpoint.token.path, $0.primary, $0.primary + Endpoint.pushedAuthorization.path]
+                        [
+                            $0.primary + Endpoint.token.path, $0.primary,
+                            $0.primary + Endpoint.pushedAuthorization.path,
+                            $0.primary + Endpoint.deviceAuthorization.path,
+                        ]
                     } ?? []
                 },
                 unixNow: { Int(clock.now.timeIntervalSince1970) },

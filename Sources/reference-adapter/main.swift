@@ -86,7 +86,8 @@ func environment(_ fields: JSONValue, clock: VirtualClock) -> ClientEnvironment?
         dpopSigningAlgorithms: fields["dpop_signing_alg_values_supported"].flatMap { value in
             guard case .array(let names) = value else { return nil }
             return names.compactMap(\.stringValue)
-        }
+        },
+        clientAuthentication: text("token_endpoint_auth_method").flatMap(ClientAuthenticationMethod.init(rawValue:))
     )
 }
 

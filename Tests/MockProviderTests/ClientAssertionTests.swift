@@ -75,6 +75,33 @@ struct ClientAssertionTests {
         }
     }
 
+    @Test(
+        "client_secret_jwt: an assertion MACed HS256 with the secret authenticates; one signed by the key, or the secret itself, does not"
+    )
+    func clientSecretJWT() async throws {
+        var settings = ProviderSettings()
+        settings.client.secret = "a-client-secret-of-at-least-32-bytes"
+        settings.clientAuthentication = .clientSecretJWT
+        try await RunningProvider.with(settings) { provider in
+            let keys = await JWTKeyCollection().add(
+                hmac: HMACKey(from: "a-client-secret-of-at-least-32-bytes"),
+                digestAlgorithm: .sha256
+            )
+            let maced = try await keys.sign(correct(provider))
+            #expect(try await tokenRequest(provider, maced).status == 200)
+            let signed = try await Self.assertion(correct(provider))
+            let refused = try await tokenRequest(provider, signed)
+            #expect(
+                refused.json?["error_description"]?.stringValue
+                    == "the assertion is not MACed HS256 with the client secret"
+            )
+            let secret = try await provider.token([("grant_type", "client_credentials")], basic: settings.client)
+            #expect(secret.status == 401)
+            let metadata = try await provider.send("GET", path: "/.well-known/oauth-authorization-server")
+            #expect(metadata.json?["token_endpoint_auth_methods_supported"] == .array([.string("client_secret_jwt")]))
+        }
+    }
+
     @Test("a push to the PAR endpoint takes an assertion addressed to that endpoint (RFC 9126 §2)")
     func pushAudience() async throws {
         try await RunningProvider.with(Self.settings) { provider in

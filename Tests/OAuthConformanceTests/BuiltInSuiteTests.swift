@@ -465,6 +465,21 @@ struct BuiltInSuiteTests {
             brokenExpectation: "step 2 (exchange) outcome"
         ),
         Proof(
+            scenario: "security/client-secret-jwt-fresh-assertion-per-request",
+            defect: "reused-client-assertion",
+            brokenExpectation: "every token request has a client_assertion of its own"
+        ),
+        Proof(
+            scenario: "security/client-secret-jwt-fresh-assertion-per-request",
+            defect: "client-secret-in-token-url",
+            brokenExpectation: "no token requests carrying the client secret"
+        ),
+        Proof(
+            scenario: "dpop/bearer-answer-refused-as-declared",
+            defect: "bearer-answer-used-as-dpop",
+            brokenExpectation: "step 1 (login client_credentials) outcome"
+        ),
+        Proof(
             scenario: "device/server-errors-slow-the-polling",
             defect: "no-poll-back-off",
             brokenExpectation: "token requests (grant device_code) from no. 2 on arrive at least 10s apart"
@@ -531,11 +546,41 @@ struct BuiltInSuiteTests {
         ),
     ]
 
+    /// The reference client declares `dpop_downgrade: refuse`, so the defects run against that
+    /// scenario; the `use_as_bearer` one needs a client that declares that policy, and a broken one.
+    @Test(
+        "a client declaring dpop_downgrade: use_as_bearer passes its scenario by using the token as Bearer, and fails it by sending it with the DPoP scheme"
+    )
+    func bearerAnswerUsedAsDeclared() async throws {
+        let scenario = try #require(
+            try Fixtures.builtInScenarios().first { $0.id == "dpop/bearer-answer-used-as-bearer-as-declared" }
+        )
+        func run(_ answer: DPoPBehaviour.BearerAnswer) async -> ScenarioResult {
+            var behaviour = ClientBehaviour.conforming
+            behaviour.dpop.bearerAnswer = answer
+            var factory = ReferenceClientFactory(behaviour: behaviour)
+            factory.profile.capabilities.remove(.dpopDowngradeRefused)
+            factory.profile.capabilities.insert(.dpopDowngradeUsedAsBearer)
+            return await ScenarioRunner().run(scenario, with: factory)
+        }
+        let conforming = await run(.useAsBearer)
+        #expect(conforming.verdict == .passed, "\(conforming.failedChecks.map(\.summary))")
+        let broken = await run(.useAsDPoP)
+        #expect(broken.verdict == .failed)
+        #expect(broken.failedChecks.contains { $0.statement.hasPrefix("every step succeeds") })
+    }
+
     @Test("the reference client passes every built-in scenario")
     func referencePasses() async throws {
         let run = await SuiteRunner().run(try Fixtures.builtInScenarios(), with: ReferenceClientFactory())
         #expect(run.results.count >= 3)
         for result in run.results {
+            // The one POLICY scenario written for the other choice than the reference client's own
+            // (`dpop_downgrade: refuse`) is skipped; `bearerAnswerUsedAsDeclared` runs it.
+            if result.scenario.requiredCapabilities.contains(.dpopDowngradeUsedAsBearer) {
+                #expect(result.verdict == .skipped(reason: "the client does not declare dpop_downgrade_used_as_bearer"))
+                continue
+            }
             #expect(result.verdict == .passed, "\(result.scenario.id): \(result.failedChecks.map(\.summary))")
         }
     }

@@ -296,6 +296,18 @@ struct OpenIDConnectLanguageTests {
         #expect(listed.contains { $0.description.contains("id_token_signature is declared as a policy") })
     }
 
+    @Test("a profile with dpop declares what it does with a Bearer answer, and the policy gives the capability")
+    func dpopDowngradePolicy() throws {
+        let refuse = try #require(profile("[dpop]", policies: "dpop_downgrade: refuse").profile)
+        #expect(refuse.capabilities == [.dpop, .dpopDowngradeRefused])
+        let bearer = try #require(profile("[dpop]", policies: "dpop_downgrade: use_as_bearer").profile)
+        #expect(bearer.capabilities == [.dpop, .dpopDowngradeUsedAsBearer])
+        let silent = profile("[dpop]", policies: "refresh_window: 60s").diagnostics.map(\.description)
+        #expect(silent.contains { $0.contains("dpop needs policies.dpop_downgrade") })
+        let listed = profile("[dpop, dpop_downgrade_refused]", policies: "dpop_downgrade: refuse").diagnostics
+        #expect(listed.contains { $0.description.contains("are declared as a policy") })
+    }
+
     @Test("a profile declares the ID token clock skew and the JWKS refetch interval, as durations")
     func clockSkewPolicy() throws {
         let declared = try #require(

@@ -184,6 +184,24 @@ struct ProviderDecodingTests {
         #expect(try provider("tokens: { access_lifetime: 5m }").dpop == nil)
     }
 
+    @Test("client_secret_jwt needs a secret HS256 can key, and says so where the method is named")
+    func clientSecretJWT() throws {
+        let registered = try provider(
+            """
+            client_secret: a-client-secret-of-at-least-32-bytes
+            client_authentication: client_secret_jwt
+            """
+        )
+        #expect(registered.clientAuthentication == .clientSecretJWT)
+        let found = Fixtures.diagnostics(Self.scenarioText(provider: "client_authentication: client_secret_jwt"))
+            .map(\.description)
+        #expect(
+            found == [
+                "broken.yaml:7:26: error: client_secret_jwt MACs assertions HS256 with the client secret, which has 18 bytes; RFC 7518 §3.2 needs at least 32: set provider.client_secret to a longer one"
+            ]
+        )
+    }
+
     @Test("dpop mistakes are reported where they are")
     func dpopDiagnostics() {
         let found = Fixtures.diagnostics(

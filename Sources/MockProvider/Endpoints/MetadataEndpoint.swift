@@ -34,8 +34,10 @@ enum MetadataEndpoint {
             "grant_types_supported": .array(GrantType.providerGrants.map { .string($0.rawValue) }),
             "code_challenge_methods_supported": .array(CodeChallengeMethod.allCases.map { .string($0.rawValue) }),
             "token_endpoint_auth_methods_supported": .array(
-                (settings.clientAuthentication == .privateKeyJWT
-                    ? ["private_key_jwt"] : ["client_secret_basic", "client_secret_post"]).map(JSONValue.string)
+                (settings.clientAuthentication.usesAssertions
+                    ? [settings.clientAuthentication.rawValue] : ["client_secret_basic", "client_secret_post"]).map(
+                        JSONValue.string
+                    )
             ),
             "authorization_response_iss_parameter_supported": .bool(true),
             "pushed_authorization_request_endpoint": url(.pushedAuthorization),

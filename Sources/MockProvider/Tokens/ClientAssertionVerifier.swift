@@ -1,3 +1,4 @@
+import Crypto
 import DequeModule
 import Foundation
 import Synchronization
@@ -9,10 +10,17 @@ public enum ClientAuthenticationMethod: String, Sendable, Hashable, CaseIterable
     /// RFC 7523 §2.2 and OpenID Connect Core §9: a JWT the client signs with its registered key
     /// (`RegisteredClientKey`), sent as `client_assertion`.
     case privateKeyJWT = "private_key_jwt"
+    /// RFC 7523 §2.2 and OpenID Connect Core §9: a JWT the client MACs with its secret (HS256),
+    /// sent as `client_assertion`; the secret itself never travels.
+    case clientSecretJWT = "client_secret_jwt"
+
+    /// Whether the client authenticates with a `client_assertion`.
+    public var usesAssertions: Bool { self != .clientSecret }
 }
 
-/// Verifies `private_key_jwt` client assertions as RFC 7523 §3 says an authorization server must:
-/// the signature by the registered key, `iss` and `sub` the client, `aud` the token endpoint or
+/// Verifies `private_key_jwt` and `client_secret_jwt` client assertions as RFC 7523 §3 says an
+/// authorization server must: the signature by the registered key (ES256) or the MAC with the
+/// client secret (HS256), `iss` and `sub` the client, `aud` the token endpoint or
 /// the issuer, `exp` not passed, `iat` (when present) not in the future, and a `jti` never seen before (RFC 7523 §3 item 7: a replayed
 /// assertion is refused). Remembers the `jti`s it accepted, bounded like the token ledger.
 final class ClientAssertionVerifier: Sendable {
@@ -20,7 +28,16 @@ final class ClientAssertionVerifier: Sendable {
     /// How far in the future an `iat` may lie, for clocks a little apart.
     static let allowedSkew = 300
 
+    /// What the assertion is signed with.
+    enum Key: Sendable {
+        /// `private_key_jwt`: ES256 by `RegisteredClientKey.shared`.
+        case registeredKey
+        /// `client_secret_jwt`: HS256 keyed with the client secret.
+        case clientSecret(String)
+    }
+
     let clientID: String
+    private let key: Key
     /// The `aud` values accepted: the token endpoint's URL, the issuer and the PAR endpoint's URL
     /// (RFC 9126 §2), once the server is bound.
     private let audiences: @Sendable () -> [String]
@@ -31,11 +48,13 @@ final class ClientAssertionVerifier: Sendable {
 
     init(
         clientID: String,
+        key: Key = .registeredKey,
         audiences: @escaping @Sendable () -> [String],
         unixNow: @escaping @Sendable () -> Int,
         capacity: Int = 100_000
     ) {
         self.clientID = clientID
+        self.key = key
         self.audiences = audiences
         self.unixNow = unixNow
         self.capacity = capacity
@@ -56,9 +75,20 @@ final class ClientAssertionVerifier: Sendable {
             case .object(let header)? = JSONValue.parse(String(decoding: headerBytes, as: UTF8.self)),
             case .object(let claims)? = JSONValue.parse(String(decoding: claimBytes, as: UTF8.self))
         else { return "client_assertion is not a JWS compact serialization of JSON objects" }
-        guard header["alg"]?.stringValue == "ES256",
-            RegisteredClientKey.shared.verifies(signature, over: Data("\(parts[0]).\(parts[1])".utf8))
-        else { return "the assertion is not signed ES256 by the client's registered key" }
+        let input = Data("\(parts[0]).\(parts[1])".utf8)
+        switch key {
+        case .registeredKey:
+            guard header["alg"]?.stringValue == "ES256", RegisteredClientKey.shared.verifies(signature, over: input)
+            else { return "the assertion is not signed ES256 by the client's registered key" }
+        case .clientSecret(let secret):
+            guard header["alg"]?.stringValue == "HS256",
+                HMAC<SHA256>.isValidAuthenticationCode(
+                    signature,
+                    authenticating: input,
+                    using: SymmetricKey(data: Data(secret.utf8))
+                )
+            else { return "the assertion is not MACed HS256 with the client secret" }
+        }
         guard claims["iss"]?.stringValue == clientID, claims["sub"]?.stringValue == clientID else {
             return "iss and sub must both be the client_id"
         }
@@ -69,7 +99,8 @@ final class ClientAssertionVerifier: Sendable {
             default: []
             }
         guard audience.contains(where: audiences().contains) else {
-            return "aud must be the token endpoint, the issuer or (for a push) the PAR endpoint"
+            return
+                "aud must be the token endpoint, the issuer, or the PAR or device authorization endpoint the assertion is posted to"
         }
         let now = unixNow()
         guard case .integer(let expiry)? = claims["exp"] else { return "exp is missing" }

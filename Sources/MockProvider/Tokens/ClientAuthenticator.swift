@@ -2,12 +2,13 @@ import Foundation
 
 /// RFC 6749 §2.3.1 client authentication, for every endpoint that requires it: HTTP Basic (each
 /// part form-encoded) or client_id/client_secret in the body, never both; or, for a client
-/// registered with `private_key_jwt`, a signed assertion (`ClientAssertionVerifier`).
+/// registered with `private_key_jwt` or `client_secret_jwt`, a signed assertion (`ClientAssertionVerifier`).
 struct ClientAuthenticator: Sendable {
     static let basicChallenge = HeaderField("WWW-Authenticate", "Basic realm=\"mock-provider\"")
 
     let client: ClientCredentials
-    /// Set for a client registered with `private_key_jwt`: the secret then authenticates nothing.
+    /// Set for a client registered with `private_key_jwt` or `client_secret_jwt`: the secret then
+    /// authenticates nothing by itself.
     let assertions: ClientAssertionVerifier?
     /// The Basic credentials a conforming client sends, when form-encoding leaves the id and
     /// secret as they are: a request carrying exactly these is authenticated without decoding

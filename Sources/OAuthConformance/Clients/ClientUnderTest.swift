@@ -254,6 +254,9 @@ public struct ClientEnvironment: Sendable {
     /// RFC 9449 §5.1: the algorithms the provider takes DPoP proofs signed with, when the scenario's
     /// provider offers DPoP; `nil` otherwise.
     public var dpopSigningAlgorithms: [String]?
+    /// How the client is registered to authenticate: its secret (Basic or in the body), or
+    /// assertions (`private_key_jwt` with `clientAssertionKey`, `client_secret_jwt` with its secret).
+    public var clientAuthentication: ClientAuthenticationMethod
 
     public init(
         tokenEndpointURL: String,
@@ -273,9 +276,11 @@ public struct ClientEnvironment: Sendable {
         clientAssertionKey: String? = nil,
         pushedAuthorizationEndpointURL: String? = nil,
         deviceAuthorizationEndpointURL: String? = nil,
-        dpopSigningAlgorithms: [String]? = nil
+        dpopSigningAlgorithms: [String]? = nil,
+        clientAuthentication: ClientAuthenticationMethod? = nil
     ) {
         self.dpopSigningAlgorithms = dpopSigningAlgorithms
+        self.clientAuthentication = clientAuthentication ?? (clientAssertionKey == nil ? .clientSecret : .privateKeyJWT)
         self.tokenEndpointURL = tokenEndpointURL
         self.authorizationEndpointURL = authorizationEndpointURL
         self.resourceBaseURL = resourceBaseURL

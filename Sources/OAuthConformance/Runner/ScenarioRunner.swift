@@ -125,7 +125,8 @@ public struct ScenarioRunner: Sendable {
             pushedAuthorizationEndpointURL: settings.pushedAuthorization == nil
                 ? nil : server.baseURL + Endpoint.pushedAuthorization.path,
             deviceAuthorizationEndpointURL: server.baseURL + Endpoint.deviceAuthorization.path,
-            dpopSigningAlgorithms: settings.dpop == nil ? nil : DPoPPolicy.signingAlgorithms
+            dpopSigningAlgorithms: settings.dpop == nil ? nil : DPoPPolicy.signingAlgorithms,
+            clientAuthentication: settings.clientAuthentication
         )
         let client: any ClientUnderTest
         do {

@@ -60,9 +60,10 @@ public enum ChecksTable {
         let settings = scenario.provider
         var parts: [String] = []
         if let tls = settings.tls { parts.append("serves HTTPS with a \(tls.rawValue) certificate") }
-        if settings.clientAuthentication == .privateKeyJWT {
-            parts.append("authenticates the client by private_key_jwt assertions only")
+        if settings.clientAuthentication.usesAssertions {
+            parts.append("authenticates the client by \(settings.clientAuthentication.rawValue) assertions only")
         }
+        if let dpop = settings.dpop { parts.append(ScenarioExplanation.dpopPolicy(dpop)) }
         if settings.tokens.accessLifetime != TokenPolicy().accessLifetime {
             parts.append("access tokens live \(DurationText.format(settings.tokens.accessLifetime))")
         }

@@ -114,6 +114,7 @@ public struct Scenario: Sendable, Equatable {
         let byProvider: [Capability] =
             (provider.tls == nil ? [] : [.customCA])
             + (provider.clientAuthentication == .privateKeyJWT ? [.privateKeyJWT] : [])
+            + (provider.clientAuthentication == .clientSecretJWT ? [.clientSecretJWT] : [])
             + (provider.pushedAuthorization == nil ? [] : [.pushedAuthorizationRequests])
             + (provider.dpop == nil ? [] : [.dpop])
         for capability in steps.flatMap(\.action.requiredCapabilities) + byProvider
@@ -200,6 +201,10 @@ public enum Capability: String, Sendable, Hashable, CaseIterable {
     /// is given (`ClientEnvironment.clientAssertionKey`; RFC 7523 §2.2, OIDC Core §9), when the
     /// scenario registers it so (`provider.client_authentication: private_key_jwt`).
     case privateKeyJWT = "private_key_jwt"
+    /// Authenticates at the token endpoint with `client_secret_jwt` assertions, HS256 with its
+    /// client secret (RFC 7523 §2.2, OIDC Core §9), when the scenario registers it so
+    /// (`provider.client_authentication: client_secret_jwt`, `ClientEnvironment.clientAuthentication`).
+    case clientSecretJWT = "client_secret_jwt"
     /// Pushes its authorization requests to the endpoint it is given
     /// (`ClientEnvironment.pushedAuthorizationEndpointURL`, RFC 9126) and opens only `client_id`
     /// and the `request_uri`, when the scenario's provider takes pushes (`provider.pushed_authorization`).
@@ -211,4 +216,14 @@ public enum Capability: String, Sendable, Hashable, CaseIterable {
     /// (`ClientEnvironment.dpopSigningAlgorithms`): a proof with every token request and with every
     /// use of a bound token, the server's nonces followed.
     case dpop
+    /// Declared by `policies.dpop_downgrade: refuse`: asked for a DPoP-bound token and answered
+    /// `token_type: Bearer`, the client refuses the tokens (RFC 9449 §7.1, catalogue DP-07).
+    case dpopDowngradeRefused = "dpop_downgrade_refused"
+    /// Declared by `policies.dpop_downgrade: use_as_bearer`: such tokens are used as bearer tokens.
+    case dpopDowngradeUsedAsBearer = "dpop_downgrade_used_as_bearer"
+
+    /// Capabilities a profile declares through a policy, never in its list.
+    static let declaredByPolicy: Set<Capability> = [
+        .idTokenSignature, .dpopDowngradeRefused, .dpopDowngradeUsedAsBearer,
+    ]
 }

@@ -261,6 +261,7 @@ actor AdapterClient: ClientUnderTest {
             "id_token_signing_alg": .string(environment.idTokenSigningAlgorithm),
             "app_server_token_endpoint": environment.appServerTokenEndpointURL.map(JSONValue.string) ?? .null,
             "client_assertion_jwk": environment.clientAssertionKey.map(JSONValue.string) ?? .null,
+            "token_endpoint_auth_method": .string(environment.clientAuthentication.rawValue),
             "pushed_authorization_request_endpoint": environment.pushedAuthorizationEndpointURL.map(JSONValue.string)
                 ?? .null,
             "device_authorization_endpoint": environment.deviceAuthorizationEndpointURL.map(JSONValue.string) ?? .null,

@@ -9,6 +9,23 @@ public enum IDTokenSignaturePolicy: String, Sendable, CaseIterable {
     case tlsOnly = "tls_only"
 }
 
+/// `policies.dpop_downgrade`: what the client does when it asked for a DPoP-bound token and the token
+/// endpoint answered `token_type: Bearer` (RFC 9449 §7.1 leaves it to the client). Each value gives
+/// the profile the capability its scenario requires; a `dpop` client must declare one.
+public enum DPoPDowngradePolicy: String, Sendable, CaseIterable {
+    /// Refuses the tokens: the application learns the server would not bind them.
+    case refuse
+    /// Takes them as the bearer tokens they are.
+    case useAsBearer = "use_as_bearer"
+
+    var capability: Capability {
+        switch self {
+        case .refuse: .dpopDowngradeRefused
+        case .useAsBearer: .dpopDowngradeUsedAsBearer
+        }
+    }
+}
+
 /// A client profile file (docs/adapter-protocol.md, "The client profile"): how to start the
 /// client's adapter, what the client can do, the policies it declares, and the scenarios it is
 /// known to fail.

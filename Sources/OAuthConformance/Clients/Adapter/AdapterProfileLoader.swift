@@ -11,6 +11,7 @@ public enum AdapterProfileLoader {
     static let adapterKeys = ["command", "directory", "environment", "faketime", "faketime_library", "install"]
     static let policyKeys = [
         "refresh_window", "missing_expires_in", "id_token_signature", "id_token_clock_skew", "jwks_refetch_interval",
+        "dpop_downgrade",
     ]
     static let timeoutKeys = ["start", "operation", "scenario"]
 
@@ -100,10 +101,25 @@ private struct ProfileDecoder {
         let signature = policies?["id_token_signature"].flatMap {
             reader.enumeration($0, "id_token_signature", as: IDTokenSignaturePolicy.self)
         }
+        let downgrade = policies?["dpop_downgrade"].flatMap {
+            reader.enumeration($0, "dpop_downgrade", as: DPoPDowngradePolicy.self)
+        }
         if let capabilities, let node = top["capabilities"] {
             if capabilities.contains(.idTokenSignature) {
                 reader.error(
                     "id_token_signature is declared as a policy: policies.id_token_signature: checked (or tls_only)",
+                    at: node
+                )
+            }
+            if capabilities.contains(.dpopDowngradeRefused) || capabilities.contains(.dpopDowngradeUsedAsBearer) {
+                reader.error(
+                    "dpop_downgrade_refused and dpop_downgrade_used_as_bearer are declared as a policy: policies.dpop_downgrade: refuse (or use_as_bearer)",
+                    at: node
+                )
+            }
+            if capabilities.contains(.dpop), downgrade == nil {
+                reader.error(
+                    "dpop needs policies.dpop_downgrade: refuse, or use_as_bearer for a client that uses a Bearer answer to its proof as a bearer token (RFC 9449 §7.1 leaves it to the client)",
                     at: node
                 )
             }
@@ -132,7 +148,8 @@ private struct ProfileDecoder {
             directory: adapter.directory,
             environment: adapter.environment,
             fakeTimeLibrary: adapter.fakeTimeLibrary,
-            capabilities: signature == .checked ? capabilities.union([.idTokenSignature]) : capabilities,
+            capabilities: capabilities.union(signature == .checked ? [.idTokenSignature] : [])
+                .union(downgrade.map { [$0.capability] } ?? []),
             refreshWindow: refreshWindow,
             missingExpiresIn: missingExpiresIn,
             idTokenClockSkew: clockSkew,

@@ -109,12 +109,12 @@ actor AdapterSupervisor {
     }
 
     /// A profile may claim only what the adapter says it can do; libfaketime supplies a virtual
-    /// clock, and `policies.id_token_signature` the signature capability.
+    /// clock, and `policies.id_token_signature` and `policies.dpop_downgrade` the capabilities they declare.
     private func checkCapabilities(_ identity: AdapterIdentity) -> Result<AdapterIdentity, AdapterFault> {
         // The signature policy is the profile's declaration, not something the adapter offers.
         let offered = Set(identity.capabilities).union(
             profile.fakeTimeLibrary == nil ? [] : [Capability.virtualClock.rawValue]
-        ).union([Capability.idTokenSignature.rawValue])
+        ).union(Capability.declaredByPolicy.map(\.rawValue))
         let unbacked = profile.capabilities.map(\.rawValue).filter { !offered.contains($0) }.sorted()
         guard unbacked.isEmpty else {
             return .failure(

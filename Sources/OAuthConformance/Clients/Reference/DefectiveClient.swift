@@ -336,6 +336,12 @@ public struct DefectiveClient: Sendable {
         ) {
             $0.dpop.readsNonceFromEveryAnswer = false
         },
+        defect(
+            "bearer-answer-used-as-dpop",
+            "keeps a Bearer answer to its DPoP proof as if it were bound, and sends it with the DPoP scheme"
+        ) {
+            $0.dpop.bearerAnswer = .useAsDPoP
+        },
         defect("new-dpop-key-per-token-request", "makes a new DPoP key for every token request, refreshes included") {
             $0.dpop.keepsKeyAcrossRequests = false
         },

@@ -48,6 +48,8 @@ public actor ReferenceClient: ClientUnderTest {
         /// The private JWK the client is registered with for `private_key_jwt`; with it, the
         /// client authenticates by signed assertions instead of its secret.
         public var clientAssertionKey: String?
+        /// `client_secret_jwt`: assertions MACed with the client secret instead of the secret itself.
+        public var signsAssertionsWithSecret = false
         /// RFC 9449: the algorithms the provider takes DPoP proofs in; `nil`: no DPoP.
         public var dpopSigningAlgorithms: [String]?
         /// Where tokens are persisted across `restart`; `nil` keeps them in memory only.
@@ -58,6 +60,7 @@ public actor ReferenceClient: ClientUnderTest {
         public var requestTimeout: TimeAmount
 
         public init(
+            signsAssertionsWithSecret: Bool = false,
             tokenEndpointURL: String,
             client: ClientCredentials,
             user: UserCredentials,
@@ -78,6 +81,7 @@ public actor ReferenceClient: ClientUnderTest {
             requestTimeout: TimeAmount = .seconds(30)
         ) {
             self.dpopSigningAlgorithms = dpopSigningAlgorithms
+            self.signsAssertionsWithSecret = signsAssertionsWithSecret
             self.tokenEndpointURL = tokenEndpointURL
             self.client = client
             self.user = user
@@ -100,6 +104,7 @@ public actor ReferenceClient: ClientUnderTest {
         /// Everything the scenario's environment offers.
         public init(_ environment: ClientEnvironment, requestTimeout: TimeAmount = .seconds(30)) {
             self.init(
+                signsAssertionsWithSecret: environment.clientAuthentication == .clientSecretJWT,
                 tokenEndpointURL: environment.tokenEndpointURL,
                 client: environment.client,
                 user: environment.user,
@@ -969,7 +974,7 @@ public actor ReferenceClient: ClientUnderTest {
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         request.headers.add(name: "Accept", value: "application/json")
-        if configuration.clientAssertionKey != nil {
+        if configuration.clientAssertionKey != nil || configuration.signsAssertionsWithSecret {
             switch await clientAssertion() {
             case .success(let assertion):
                 form += [
@@ -1007,7 +1012,10 @@ public actor ReferenceClient: ClientUnderTest {
             if let assertionSigner {
                 signer = assertionSigner
             } else {
-                signer = try await ClientAssertionSigner(privateJWK: configuration.clientAssertionKey ?? "")
+                signer =
+                    try await configuration.signsAssertionsWithSecret
+                    ? ClientAssertionSigner(clientSecret: configuration.client.secret)
+                    : ClientAssertionSigner(privateJWK: configuration.clientAssertionKey ?? "")
                 assertionSigner = signer
             }
             let assertion = try await signer.assertion(
@@ -1179,7 +1187,7 @@ public struct ReferenceClientFactory: ClientFactory {
             capabilities: [
                 .proactiveRefresh, .refreshOn401, .authorizationCode, .restart, .customCA, .pinning, .virtualClock,
                 .concurrency, .openID, .idTokenSignature, .idTokenExchange, .privateKeyJWT,
-                .pushedAuthorizationRequests, .deviceGrant, .dpop,
+                .clientSecretJWT, .pushedAuthorizationRequests, .deviceGrant, .dpop, .dpopDowngradeRefused,
             ],
             refreshWindow: ClientBehaviour.conforming.refreshLeeway,
             idTokenClockSkew: ClientBehaviour.conforming.openIDConnect.allowedClockSkew,

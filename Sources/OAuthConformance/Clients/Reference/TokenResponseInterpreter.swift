@@ -60,8 +60,11 @@ struct TokenResponseInterpreter: Sendable {
         }
         let isBearer = behaviour.tokenTypeCaseInsensitive ? tokenType.lowercased() == "bearer" : tokenType == "Bearer"
         // RFC 9449 §5: a bound token is of type DPoP, which only a client that sent a proof can use.
-        let isDPoP = askedForDPoP && tokenType.lowercased() == "dpop"
-        if askedForDPoP, isBearer {
+        let downgraded = askedForDPoP && isBearer
+        let isDPoP =
+            askedForDPoP
+            && (tokenType.lowercased() == "dpop" || (downgraded && behaviour.dpop.bearerAnswer == .useAsDPoP))
+        if downgraded, behaviour.dpop.bearerAnswer == .refuse {
             // §7.1 leaves a downgrade to the client; this one declares `dpop_downgrade: refuse`.
             return .failure(
                 ClientFailure(

@@ -81,6 +81,14 @@ struct ProviderDecoder {
                 at: provider["id_tokens"] ?? node
             )
         }
+        if settings.clientAuthentication == .clientSecretJWT,
+            settings.client.secret.utf8.count < Self.shortestHS256Secret
+        {
+            reader.error(
+                "client_secret_jwt MACs assertions HS256 with the client secret, which has \(settings.client.secret.utf8.count) bytes; RFC 7518 §3.2 needs at least \(Self.shortestHS256Secret): set provider.client_secret to a longer one",
+                at: provider["client_authentication"] ?? node
+            )
+        }
         if let uris = provider["redirect_uris"] {
             settings.redirectURIs = reader.scalarList(uris, "redirect_uris")
         }

@@ -149,8 +149,8 @@ public struct BehaviourFamily: Sendable, Hashable, Identifiable {
             id: "client-assertions",
             title: "Client assertions",
             summary:
-                "Authenticates with private_key_jwt assertions signed by its registered key: the secret never sent, a new jti for every request, retries included, dated by the clock it is given.",
-            patterns: ["security/private-key-jwt-*"]
+                "Authenticates with private_key_jwt assertions signed by its registered key, or client_secret_jwt assertions MACed with its secret: the secret never sent, a new jti for every request, retries included, dated by the clock it is given.",
+            patterns: ["security/private-key-jwt-*", "security/client-secret-jwt-*"]
         ),
         BehaviourFamily(
             id: "device-authorization-polling",

@@ -1,6 +1,18 @@
 /// The reference client's DPoP decisions (catalogue section F), each set to its conforming value;
 /// each DPoP defect of `DefectiveClient.catalogue` switches exactly one.
 public struct DPoPBehaviour: Sendable, Equatable {
+    /// DP-07 (§7.1): what a `token_type: Bearer` answer to a request with a proof becomes.
+    public enum BearerAnswer: Sendable, Equatable {
+        /// Refused (`policies.dpop_downgrade: refuse`, what the reference client declares).
+        case refuse
+        /// Used as the bearer token it is (`use_as_bearer`).
+        case useAsBearer
+        /// The defect: kept as if it were bound, and sent with the DPoP scheme, where it is refused.
+        case useAsDPoP
+    }
+
+    /// DP-07: the reference client declares `dpop_downgrade: refuse`.
+    public var bearerAnswer = BearerAnswer.refuse
     /// DP-02 (RFC 9449 §7.1): a bound token goes as `Authorization: DPoP` with a proof carrying
     /// `ath`. Off, it goes as `Bearer`, with no proof.
     public var presentsBoundTokensWithProof = true
