@@ -135,9 +135,9 @@ struct AdapterSuiteTests {
             if case .skipped = result.verdict { continue }
             Issue.record("\(result.scenario.id): \(Self.summary(result))")
         }
-        // Skipped only for what the design leaves out: pinning, private_key_jwt, and for the
-        // reactive one proactive refresh.
-        let leftOut: Set<Capability> = [.pinning, .privateKeyJWT, .proactiveRefresh]
+        // Skipped only for what the design leaves out: pinning, private_key_jwt, the DPoP downgrade
+        // it does not choose (it declares use_as_bearer), and for the reactive one proactive refresh.
+        let leftOut: Set<Capability> = [.pinning, .privateKeyJWT, .dpopDowngradeRefused, .proactiveRefresh]
         for result in run.results {
             guard case .skipped = result.verdict else { continue }
             let missing = Set(result.scenario.requiredCapabilities).subtracting(profile.effectiveCapabilities)

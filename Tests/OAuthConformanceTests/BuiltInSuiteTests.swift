@@ -577,7 +577,7 @@ struct BuiltInSuiteTests {
         for result in run.results {
             // The one POLICY scenario written for the other choice than the reference client's own
             // (`dpop_downgrade: refuse`) is skipped; `bearerAnswerUsedAsDeclared` runs it.
-            if result.scenario.requiredCapabilities.contains(.dpopDowngradeUsedAsBearer) {
+            if Fixtures.writtenForAnotherPolicy(result.scenario) {
                 #expect(result.verdict == .skipped(reason: "the client does not declare dpop_downgrade_used_as_bearer"))
                 continue
             }

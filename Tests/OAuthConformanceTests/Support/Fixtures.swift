@@ -13,6 +13,12 @@ enum Fixtures {
         return loaded.scenarios
     }
 
+    /// A POLICY scenario written for a choice the reference client does not make (it declares
+    /// `dpop_downgrade: refuse`), and so skipped for it.
+    static func writtenForAnotherPolicy(_ scenario: Scenario) -> Bool {
+        scenario.requiredCapabilities.contains(.dpopDowngradeUsedAsBearer)
+    }
+
     static func builtInScenario(_ id: String) throws -> Scenario {
         guard let scenario = try builtInScenarios().first(where: { $0.id == id }) else {
             throw FixtureError(message: "no built-in scenario \(id)")

@@ -138,7 +138,8 @@ public struct BehaviourFamily: Sendable, Hashable, Identifiable {
             summary:
                 "Client secret, password, grant and tokens go only where they belong: not to another origin after a redirect, not into URLs or error messages, refresh tokens never to the resource.",
             patterns: [
-                "security/client-secret-*",
+                "security/client-secret-never-reaches-resource",
+                "security/client-secret-not-in-token-url",
                 "security/error-messages-reveal-no-credentials/*",
                 "security/resource-redirect-gets-no-credentials/*",
                 "security/token-endpoint-redirect-gets-no-secrets/*",
