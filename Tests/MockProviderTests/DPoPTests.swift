@@ -71,6 +71,23 @@ struct DPoPTests {
             #expect(otherKey.headers["WWW-Authenticate"].first?.contains("another key") == true)
             let withoutProof = try await resource(provider, authorization: "DPoP \(token)", proof: nil)
             #expect(withoutProof.headers["WWW-Authenticate"].first?.contains("invalid_dpop_proof") == true)
+            let introspected = try await provider.send(
+                "POST",
+                path: "/introspect",
+                headers: [
+                    ("Content-Type", "application/x-www-form-urlencoded"),
+                    (
+                        "Authorization",
+                        "Basic " + Data("conformance-client:conformance-secret".utf8).base64EncodedString()
+                    ),
+                ],
+                body: "token=\(token)"
+            )
+            #expect(introspected.json?["token_type"]?.stringValue == "DPoP")
+            #expect(
+                introspected.json?["cnf"]?["jkt"]
+                    == provider.provider.issuedTokens.first?.boundKey.map(JSONValue.string)
+            )
             let withoutAth = try await resource(
                 provider,
                 authorization: "DPoP \(token)",

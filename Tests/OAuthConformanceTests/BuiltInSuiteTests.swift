@@ -480,6 +480,16 @@ struct BuiltInSuiteTests {
             brokenExpectation: "step 1 (login client_credentials) outcome"
         ),
         Proof(
+            scenario: "device/shown-what-the-provider-issued/complete-uri-false",
+            defect: "invents-verification-uri-complete",
+            brokenExpectation: "every step succeeds"
+        ),
+        Proof(
+            scenario: "security/pushed-authorization-request-uri-used-before-expiry",
+            defect: "reused-request-uri",
+            brokenExpectation: "step 3 (authorize) outcome"
+        ),
+        Proof(
             scenario: "device/server-errors-slow-the-polling",
             defect: "no-poll-back-off",
             brokenExpectation: "token requests (grant device_code) from no. 2 on arrive at least 10s apart"

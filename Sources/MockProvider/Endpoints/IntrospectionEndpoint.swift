@@ -21,9 +21,11 @@ struct IntrospectionEndpoint: Sendable {
             "active": .bool(true),
             "client_id": .string(settings.client.id),
             "sub": .string(token.subject),
-            "token_type": .string(token.kind == .access ? "Bearer" : "refresh_token"),
+            "token_type": .string(token.kind == .refresh ? "refresh_token" : token.boundKey == nil ? "Bearer" : "DPoP"),
             "iat": .integer(unixTime(token.issuedAt)),
         ]
+        // RFC 9449 §6.2: a bound token's confirmation is the thumbprint of its key.
+        if let key = token.boundKey { members["cnf"] = .object(["jkt": .string(key)]) }
         if let expiresAt = token.expiresAt { members["exp"] = .integer(unixTime(expiresAt)) }
         return .json(200, .object(members))
     }

@@ -394,7 +394,8 @@ private struct StepExecution {
             return { await client.exchangeSignIn() }
         case .deviceSignIn:
             let clock = provider.clock
-            return { await Self.deviceSignIn(client, clock: clock) }
+            let journal = provider.journal
+            return { await Self.deviceSignIn(client, clock: clock, journal: journal) }
         case .restart:
             return { await client.restart() }
         }
@@ -407,11 +408,20 @@ private struct StepExecution {
 
     /// RFC 8628: the client starts, then polls; after each poll the virtual clock moves by the wait
     /// the client asked for (the user's approval is the provider's, on that clock).
-    private static func deviceSignIn(_ client: any ClientUnderTest, clock: VirtualClock) async -> ClientOutcome {
+    private static func deviceSignIn(
+        _ client: any ClientUnderTest,
+        clock: VirtualClock,
+        journal: Journal
+    ) async -> ClientOutcome {
         let prompt: DevicePrompt
         switch await client.startDeviceAuthorization() {
         case .success(let shown): prompt = shown
         case .failure(let failure): return .failure(failure)
+        }
+        // The user acts on what the application shows: a code or URI the provider never issued
+        // leaves them nothing to approve (RFC 8628 §3.3).
+        if let issued = DevicePromptIssued(journal: journal), let mismatch = issued.mismatch(with: prompt) {
+            return .failure(ClientFailure(.protocolViolation, message: mismatch))
         }
         let started = clock.elapsed
         polling: for _ in 0..<mostDevicePolls {

@@ -129,6 +129,9 @@ public struct ClientBehaviour: Sendable, Equatable {
     public var honoursPollingInterval = true
     /// DF-02: each `slow_down` adds 5 seconds to the interval for good; the defect ignores it.
     public var slowsDownWhenAsked = true
+    /// DF-06 (RFC 8628 §3.3, §3.3.1): the user is shown the user code and URIs the provider issued;
+    /// the defect composes a `verification_uri_complete` of its own when the provider gave none.
+    public var showsOnlyIssuedURIs = true
     /// DF-05 (RFC 8628 §3.5): after a poll that failed (a 5xx, a timeout) the next waits twice as
     /// long, and again after each further failure in a row; the defect polls again at the interval.
     public var backsOffAfterFailedPolls = true

@@ -300,6 +300,12 @@ public struct DefectiveClient: Sendable {
         {
             $0.tokenExchange.sendsIDTokenAsSubject = false
         },
+        defect(
+            "invents-verification-uri-complete",
+            "shows a verification_uri_complete of its own making when the provider gave none"
+        ) {
+            $0.showsOnlyIssuedURIs = false
+        },
         defect("no-poll-back-off", "polls again at the interval after a device code poll that failed with a 5xx") {
             $0.backsOffAfterFailedPolls = false
         },

@@ -30,10 +30,12 @@ struct DeviceAuthorizationSession: Sendable {
             case .integer(let expiresIn)? = members["expires_in"], expiresIn > 0
         else { return nil }
         self.deviceCode = deviceCode
+        // The defect composes a complete URI the provider never gave, guessing its form.
+        let composed = behaviour.showsOnlyIssuedURIs ? nil : "\(verificationURI)?user_code=\(userCode)"
         self.prompt = DevicePrompt(
             userCode: userCode,
             verificationURI: verificationURI,
-            verificationURIComplete: members["verification_uri_complete"]?.stringValue
+            verificationURIComplete: members["verification_uri_complete"]?.stringValue ?? composed
         )
         self.expiresAt = receivedAt.addingTimeInterval(TimeInterval(expiresIn))
         if case .integer(let seconds)? = members["interval"], seconds > 0 {
