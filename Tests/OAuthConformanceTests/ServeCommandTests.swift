@@ -182,10 +182,13 @@ final class LineReader: @unchecked Sendable {
 
     /// The lines read until one satisfies `done` (included), or nil when time runs out first.
     /// Between reads it sleeps as a task, leaving the cooperative pool to the tests beside it.
+    /// Whatever the child wrote before the deadline counts: a task that the tests beside it kept
+    /// off the pool past the deadline still reads what is waiting before it gives up.
     func lines(until done: (String) -> Bool, within limit: Duration) async -> [String]? {
         let deadline = ContinuousClock.now + limit
         var lines: [String] = []
-        while ContinuousClock.now < deadline {
+        while true {
+            let pastDeadline = ContinuousClock.now >= deadline
             while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
                 buffer.removeSubrange(buffer.startIndex...newline)
@@ -193,14 +196,14 @@ final class LineReader: @unchecked Sendable {
                 if done(line) { return lines }
             }
             var pollDescriptor = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&pollDescriptor, 1, 0) > 0 else {
-                try? await Task.sleep(for: .milliseconds(20))
+            if poll(&pollDescriptor, 1, 0) > 0 {
+                let chunk = handle.availableData
+                if chunk.isEmpty { return nil }
+                buffer.append(chunk)
                 continue
             }
-            let chunk = handle.availableData
-            if chunk.isEmpty { return nil }
-            buffer.append(chunk)
+            if pastDeadline { return nil }
+            try? await Task.sleep(for: .milliseconds(20))
         }
-        return nil
     }
 }
