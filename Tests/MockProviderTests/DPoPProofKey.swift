@@ -35,20 +35,20 @@ struct DPoPProofKey {
         case .p256(let key):
             let point = key.publicKey.x963Representation.dropFirst()
             jwk = [
-                "kty": .string("EC"), "crv": .string("P-256"), "x": .string(Self.base64URL(point.prefix(32))),
-                "y": .string(Self.base64URL(point.suffix(32))),
+                "kty": .string("EC"), "crv": .string("P-256"), "x": .string(Base64URL.encode(point.prefix(32))),
+                "y": .string(Base64URL.encode(point.suffix(32))),
             ]
-            if withPrivateMember { jwk["d"] = .string(Self.base64URL(key.rawRepresentation)) }
+            if withPrivateMember { jwk["d"] = .string(Base64URL.encode(key.rawRepresentation)) }
         case .rsa(let key):
             let components = try! key.publicKey.getKeyPrimitives()
             jwk = [
-                "kty": .string("RSA"), "n": .string(Self.base64URL(components.modulus)),
-                "e": .string(Self.base64URL(components.publicExponent)),
+                "kty": .string("RSA"), "n": .string(Base64URL.encode(components.modulus)),
+                "e": .string(Base64URL.encode(components.publicExponent)),
             ]
         case .ed25519(let key):
             jwk = [
                 "kty": .string("OKP"), "crv": .string("Ed25519"),
-                "x": .string(Self.base64URL(key.publicKey.rawRepresentation)),
+                "x": .string(Base64URL.encode(key.publicKey.rawRepresentation)),
             ]
         }
         return jwk
@@ -79,15 +79,15 @@ struct DPoPProofKey {
             "jti": .string(jti), "htm": .string(method), "htu": .string(url), "iat": .integer(issuedAt),
         ]
         if let accessToken {
-            claims["ath"] = .string(Self.base64URL(Data(SHA256.hash(data: Data(accessToken.utf8)))))
+            claims["ath"] = .string(Base64URL.encode(Data(SHA256.hash(data: Data(accessToken.utf8)))))
         }
         if let nonce { claims["nonce"] = .string(nonce) }
         let input =
-            Self.base64URL(Data(header.serialized().utf8)) + "."
-            + Self.base64URL(Data(JSONValue.object(claims).serialized().utf8))
+            Base64URL.encode(Data(header.serialized().utf8)) + "."
+            + Base64URL.encode(Data(JSONValue.object(claims).serialized().utf8))
         var signature = sign(Data(input.utf8))
         if overrides.badSignature { signature[signature.startIndex] ^= 0xFF }
-        return input + "." + Self.base64URL(signature)
+        return input + "." + Base64URL.encode(signature)
     }
 
     private func sign(_ input: Data) -> Data {
@@ -96,10 +96,5 @@ struct DPoPProofKey {
         case .rsa(let key): (try! key.signature(for: input, padding: .insecurePKCS1v1_5)).rawRepresentation
         case .ed25519(let key): try! key.signature(for: input)
         }
-    }
-
-    static func base64URL(_ bytes: some DataProtocol) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 }

@@ -75,11 +75,12 @@ public struct SigningKey: Sendable {
     }
 }
 
-/// base64url without padding (RFC 7515 §2), the encoding of every part of a JWS and JWK.
-enum Base64URL {
+/// base64url without padding (RFC 7515 §2), the encoding of every part of a JWS and JWK. Public
+/// for the checks, which read the DPoP proofs the provider journaled.
+public enum Base64URL {
     /// Foundation's base64, its three characters mapped byte by byte: `replacingOccurrences` went
     /// through CFString and cost more than the ES256 signature of an ID token.
-    static func encode(_ bytes: some DataProtocol) -> String {
+    public static func encode(_ bytes: some DataProtocol) -> String {
         let base64 = Data(bytes).base64EncodedData()
         var mapped: [UInt8] = []
         mapped.reserveCapacity(base64.count)
@@ -95,7 +96,7 @@ enum Base64URL {
     }
 
     /// The bytes, or `nil` for text that is not unpadded base64url.
-    static func decode(_ text: some StringProtocol) -> Data? {
+    public static func decode(_ text: some StringProtocol) -> Data? {
         var base64 = String(text).map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 }.reduce(into: "") { $0.append($1) }
         guard !base64.contains("=") else { return nil }
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)

@@ -80,10 +80,7 @@ struct DPoPSighting {
     static func claims(of request: ProviderRequest) -> JSONValue? {
         guard let proof = request.header("DPoP") else { return nil }
         let parts = proof.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3 else { return nil }
-        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64) else { return nil }
+        guard parts.count == 3, let data = Base64URL.decode(parts[1]) else { return nil }
         return JSONValue.parse(String(decoding: data, as: UTF8.self))
     }
 }
