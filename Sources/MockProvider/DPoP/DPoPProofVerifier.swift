@@ -1,7 +1,5 @@
 import Crypto
-import DequeModule
 import Foundation
-import Synchronization
 
 /// Checks a DPoP proof as RFC 9449 §4.3 lists it: one `DPoP` header holding a JWS whose `typ` is
 /// `dpop+jwt`, whose `alg` is asymmetric, whose `jwk` is a public key that verifies the signature,
@@ -22,12 +20,11 @@ final class DPoPProofVerifier: Sendable {
     }
 
     private let unixNow: @Sendable () -> Int
-    private let capacity: Int
-    private let seen = Mutex<(set: Set<String>, order: Deque<String>)>(([], []))
+    private let seenJTIs: SeenIdentifiers
 
     init(unixNow: @escaping @Sendable () -> Int, capacity: Int = 100_000) {
         self.unixNow = unixNow
-        self.capacity = capacity
+        self.seenJTIs = SeenIdentifiers(capacity: capacity)
     }
 
     /// - Parameters:
@@ -92,7 +89,7 @@ final class DPoPProofVerifier: Sendable {
             return invalid("jti is missing")
         }
         // Recorded before the nonce is looked at: the retry that adds the nonce is a new proof.
-        guard remember(jti) else { return invalid("the proof's jti was used before (a replay)") }
+        guard seenJTIs.firstSighting(jti) else { return invalid("the proof's jti was used before (a replay)") }
         if let nonce, claims["nonce"]?.stringValue != nonce {
             return .failure(.nonceRequired(claims["nonce"] == nil ? "the proof has no nonce" : "the nonce is stale"))
         }
@@ -111,14 +108,5 @@ final class DPoPProofVerifier: Sendable {
         }
         guard let left = normal(left), let right = normal(right) else { return false }
         return left == right
-    }
-
-    private func remember(_ jti: String) -> Bool {
-        seen.withLock { seen in
-            guard seen.set.insert(jti).inserted else { return false }
-            seen.order.append(jti)
-            if seen.order.count > capacity, let oldest = seen.order.popFirst() { seen.set.remove(oldest) }
-            return true
-        }
     }
 }

@@ -1,7 +1,5 @@
 import Crypto
-import DequeModule
 import Foundation
-import Synchronization
 
 /// How the client authenticates at the token, revocation and introspection endpoints.
 public enum ClientAuthenticationMethod: String, Sendable, Hashable, CaseIterable {
@@ -43,8 +41,7 @@ final class ClientAssertionVerifier: Sendable {
     private let audiences: @Sendable () -> [String]
     /// Unix time of the virtual clock now.
     private let unixNow: @Sendable () -> Int
-    private let capacity: Int
-    private let seen = Mutex<(set: Set<String>, order: Deque<String>)>(([], []))
+    private let seenJTIs: SeenIdentifiers
 
     init(
         clientID: String,
@@ -57,7 +54,7 @@ final class ClientAssertionVerifier: Sendable {
         self.key = key
         self.audiences = audiences
         self.unixNow = unixNow
-        self.capacity = capacity
+        self.seenJTIs = SeenIdentifiers(capacity: capacity)
     }
 
     /// Why the request's assertion does not authenticate the client; `nil` when it does.
@@ -109,16 +106,6 @@ final class ClientAssertionVerifier: Sendable {
             return "the assertion was issued in the future (iat)"
         }
         guard let jti = claims["jti"]?.stringValue, !jti.isEmpty else { return "jti is missing" }
-        return remember(jti) ? nil : "the assertion's jti was used before (a replay)"
-    }
-
-    /// Records the `jti`; `false` when it was seen already.
-    private func remember(_ jti: String) -> Bool {
-        seen.withLock { seen in
-            guard seen.set.insert(jti).inserted else { return false }
-            seen.order.append(jti)
-            if seen.order.count > capacity, let oldest = seen.order.popFirst() { seen.set.remove(oldest) }
-            return true
-        }
+        return seenJTIs.firstSighting(jti) ? nil : "the assertion's jti was used before (a replay)"
     }
 }
