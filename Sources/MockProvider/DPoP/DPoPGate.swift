@@ -47,11 +47,13 @@ struct DPoPGate: Sendable {
 
     /// §7.1: a bound token must come as `Authorization: DPoP` with a proof for this request, by
     /// the key it is bound to, carrying its `ath`; `nil` when the request may be served.
-    func checkResourceRequest(_ request: ProviderRequest, token: IssuedToken, scheme: String) -> ProviderResponse? {
+    /// - Parameter withDPoPScheme: the token came as `Authorization: DPoP`, not as a bearer token.
+    func checkResourceRequest(_ request: ProviderRequest, token: IssuedToken, withDPoPScheme: Bool) -> ProviderResponse?
+    {
         guard let boundKey = token.boundKey else {
-            return scheme == "dpop" ? resourceRefusal("invalid_token", "the access token is not DPoP-bound") : nil
+            return withDPoPScheme ? resourceRefusal("invalid_token", "the access token is not DPoP-bound") : nil
         }
-        guard scheme == "dpop" else {
+        guard withDPoPScheme else {
             return resourceRefusal("invalid_token", "a DPoP-bound access token goes with the DPoP scheme and a proof")
         }
         let target = (origins.current?.primary ?? "") + request.path

@@ -25,11 +25,7 @@ struct ResourceEndpoint: Sendable {
             )
         }
         if let dpop {
-            if let refusal = dpop.checkResourceRequest(
-                request,
-                token: token,
-                scheme: dpopToken == nil ? "bearer" : "dpop"
-            ) {
+            if let refusal = dpop.checkResourceRequest(request, token: token, withDPoPScheme: dpopToken != nil) {
                 return refusal
             }
             var response = Self.success(request, token)

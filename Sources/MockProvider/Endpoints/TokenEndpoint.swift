@@ -22,15 +22,11 @@ struct TokenEndpoint: Sendable {
         if let refusal = authenticator.refusal(for: request) {
             return refusal
         }
-        guard let dpop else {
-            return grantResponse(request, issuer: issuer, idTokenAlteration: idTokenAlteration, binding: nil, at: now)
-        }
+        let proof = dpop?.checkTokenRequest(request) ?? .absent
         let binding: DPoPBinding?
-        switch dpop.checkTokenRequest(request) {
+        switch proof {
         case .refused(let refusal): return refusal
-        case .absent:
-            return grantResponse(request, issuer: issuer, idTokenAlteration: idTokenAlteration, binding: nil, at: now)
-        case .acceptedUnbound: binding = nil
+        case .absent, .acceptedUnbound: binding = nil
         case .bindsTo(let key): binding = key
         }
         var response = grantResponse(
@@ -40,7 +36,8 @@ struct TokenEndpoint: Sendable {
             binding: binding,
             at: now
         )
-        dpop.noteAccepted(.token, in: &response)
+        if case .absent = proof { return response }
+        dpop?.noteAccepted(.token, in: &response)
         return response
     }
 

@@ -21,9 +21,8 @@ struct UserinfoEndpoint: Sendable {
         guard let token = ledger.validAccessToken(presented, at: now) else {
             return Self.challenge(status: 401, error: "invalid_token")
         }
-        if let dpop {
-            let scheme = dpopToken == nil ? "bearer" : "dpop"
-            if let refusal = dpop.checkResourceRequest(request, token: token, scheme: scheme) { return refusal }
+        if let refusal = dpop?.checkResourceRequest(request, token: token, withDPoPScheme: dpopToken != nil) {
+            return refusal
         }
         var response = ProviderResponse.json(
             200,
