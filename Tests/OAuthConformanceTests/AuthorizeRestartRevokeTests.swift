@@ -135,7 +135,7 @@ struct AuthorizeRestartRevokeTests {
         )
         let result = await ScenarioRunner().run(scenario, with: ReferenceClientFactory())
         #expect(result.verdict == .passed, "\(result.failedChecks.map(\.summary))")
-        #expect(result.transcript?.steps[1].result == .revoked([.accessToken(1)]))
+        #expect(result.step(2)?.result == .revoked([.accessToken(1)]))
     }
 
     @Test("a restarted reference client holds exactly what it persisted")

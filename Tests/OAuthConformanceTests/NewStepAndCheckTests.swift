@@ -194,7 +194,7 @@ struct NewStepAndCheckTests {
         let result = await ScenarioRunner().run(scenario, with: ReferenceClientFactory())
         #expect(ContinuousClock.now - started >= .milliseconds(250))
         #expect(result.verdict == .passed)
-        #expect(result.transcript?.steps[1].result == .waited(.milliseconds(250)))
+        #expect(result.step(2)?.result == .waited(.milliseconds(250)))
         #expect(result.transcript?.journal.map(\.at) == [.zero, .zero])
     }
 }

@@ -74,7 +74,7 @@ struct OpenIDConnectRunTests {
     @Test("a userinfo answer about another user is refused as category userinfo; the defect uses it")
     func userinfoSubject() async throws {
         let conforming = try await run("oidc/userinfo-subject-mismatch-refused", ReferenceClientFactory())
-        let outcome = try #require(conforming.transcript?.steps[1].result.clientOutcomes.first)
+        let outcome = try #require(conforming.step(2)?.result.clientOutcomes.first, "\(conforming.verdict)")
         guard case .failure(let failure) = outcome else {
             Issue.record("userinfo succeeded: \(outcome)")
             return
@@ -91,8 +91,8 @@ struct OpenIDConnectRunTests {
     @Test("a refused ID token's reason reaches the report, naming the rule")
     func refusalReason() async throws {
         let result = try await run("oidc/id-token-audience-mismatch-refused", ReferenceClientFactory())
-        guard case .failure(let failure)? = result.transcript?.steps[0].result.clientOutcomes.first else {
-            Issue.record("the sign-in was not refused")
+        guard case .failure(let failure)? = result.step(1)?.result.clientOutcomes.first else {
+            Issue.record("the sign-in was not refused: \(result.verdict)")
             return
         }
         #expect(failure.category == .idToken)

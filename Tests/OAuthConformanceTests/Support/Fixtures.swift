@@ -99,3 +99,11 @@ struct ReducedProfileFactory: ClientFactory {
         try await base.makeClient(for: environment)
     }
 }
+
+extension ScenarioResult {
+    /// The record of step `number` (1-based), or nil when the run stopped before it: a test asks
+    /// for it this way so that a run that ended early fails the test instead of crashing the run.
+    func step(_ number: Int) -> StepRecord? {
+        transcript?.steps.first { $0.number == number }
+    }
+}
