@@ -8,8 +8,10 @@ import Testing
 /// each defect fails the scenario written for it with the check that names its bug, not by accident.
 @Suite("OpenID Connect scenarios judge what the client did")
 struct OpenIDConnectRunTests {
+    /// These tests judge verdicts, not speed: a step gets a minute, so that a sign-in slowed by
+    /// the whole test run beside it (RSA signatures on two cores) is not cut off at 20 s.
     private func run(_ id: String, _ factory: some ClientFactory) async throws -> ScenarioResult {
-        await ScenarioRunner().run(try Fixtures.builtInScenario(id), with: factory)
+        await ScenarioRunner(stepTimeout: .seconds(60)).run(try Fixtures.builtInScenario(id), with: factory)
     }
 
     private func failedStatements(_ result: ScenarioResult) -> [String] {
