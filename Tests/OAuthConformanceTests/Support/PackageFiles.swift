@@ -5,7 +5,7 @@ enum PackageFiles {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let scenarios = root.appendingPathComponent("Scenarios")
-    static let junitSchema = root.deletingLastPathComponent().appendingPathComponent("shared/schemas/junit-10.xsd")
+    static let junitSchema = root.appendingPathComponent("Schemas/junit-10.xsd")
 
     /// The `conformance` executable built beside the test bundle.
     static var conformanceExecutable: URL {
