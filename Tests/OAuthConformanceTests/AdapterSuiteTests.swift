@@ -26,6 +26,7 @@ struct AdapterSuiteTests {
         case .passed: "passed"
         case .failed: "failed: \(failed)"
         case .skipped(let reason): "skipped: \(reason)"
+        case .inconclusive(let reason): "inconclusive: \(reason)"
         case .error(let problem): "error: \(problem)"
         case .expectedFailure(let reason): "expected failure: \(reason)"
         case .toleratedFailure(let reason): "tolerated failure: \(reason)"

@@ -86,3 +86,22 @@ enum CredentialSearch {
         Set(text.split { !tokenCharacters.contains($0) }.map(String.init))
     }
 }
+
+/// How a client surfaced an RFC 6749 §5.2 error code the provider sent: as the failure's code
+/// field, or only as a word of its message or error type (`"invalid_grant: the grant was revoked"`).
+enum CodeSurfacing: Equatable {
+    case field
+    case inMessageOnly
+
+    /// `nil` when the client surfaced the code nowhere, or surfaced another code in the field.
+    init?(of code: String, in failure: ClientFailure) {
+        if let field = failure.oauthError {
+            guard field == code else { return nil }
+            self = .field
+        } else if CredentialSearch.isWord(code, in: failure.message + " " + (failure.errorType ?? "")) {
+            self = .inMessageOnly
+        } else {
+            return nil
+        }
+    }
+}

@@ -26,7 +26,7 @@ public struct ExpectationEvaluator: Sendable {
         var judge = self
         judge.clientSecret = scenario.provider.client.secret
         judge.userPassword = scenario.provider.user.password
-        let outcomes = judge.stepOutcomeChecks().map { $0.at(scenario.level) }
+        let outcomes = judge.stepOutcomeChecks().map { $0.at(scenario.level) } + judge.codeFieldChecks()
         let declared = transcript.profile.capabilities
         let expectations = scenario.expectations.enumerated().compactMap { index, expectation -> CheckResult? in
             guard (scenario.expectationRequirements[index] ?? []).allSatisfy(declared.contains) else { return nil }
@@ -50,12 +50,13 @@ public struct ExpectationEvaluator: Sendable {
         switch expectation {
         case .everyStepSucceeds:
             let failed = clientReports.filter { !$0.outcome.succeeded }
+            let unanswered = transcript.steps.compactMap(successWithoutAnswer)
             let observed =
-                failed.isEmpty
+                failed.isEmpty && unanswered.isEmpty
                 ? "every step succeeded"
-                : failed.map { "\($0.label) \(describe($0.outcome))" }.joined(separator: "; ")
+                : (failed.map { "\($0.label) \(describe($0.outcome))" } + unanswered).joined(separator: "; ")
             return result(
-                failed.isEmpty,
+                failed.isEmpty && unanswered.isEmpty,
                 expected: "success (2xx) for every login and request",
                 observed: observed,
                 evidence: failed.flatMap { $0.record.journalSequences.map(Array.init) ?? [] }
@@ -111,6 +112,14 @@ public struct ExpectationEvaluator: Sendable {
             return spacing(filter, fromCall: fromCall, atLeast: atLeast, result: result)
         case .devicePollingPaced:
             return devicePollingPaced(result: result)
+        case .clientErrors(let bound):
+            let errors = clientReports.filter { !$0.outcome.succeeded }
+            return result(
+                bound.admits(errors.count),
+                expected: bound.description,
+                observed: "\(errors.count)"
+                    + (errors.isEmpty ? "" : " (" + errors.prefix(4).map(\.label).joined(separator: ", ") + ")")
+            )
         case .never(let filter, let carrying):
             let offending = entries(matching: filter).compactMap { entry in
                 carrying.map { forbidden in sighting(of: forbidden, in: entry).map { (entry, " \($0)") } } ?? (
@@ -161,14 +170,14 @@ public struct ExpectationEvaluator: Sendable {
     // MARK: Outcomes
 
     /// One outcome the client reported, with the step it belongs to; a `concurrently` step gives several.
-    private struct ClientReport {
+    struct ClientReport {
         let record: StepRecord
         let outcome: ClientOutcome
         /// e.g. "step 3 (request GET /resource)", or "step 3 (20 × request GET /resource concurrently) no. 5".
         let label: String
     }
 
-    private var clientReports: [ClientReport] {
+    var clientReports: [ClientReport] {
         transcript.steps.flatMap { record in
             let outcomes = record.result.clientOutcomes
             let concurrent = if case .clients = record.result { true } else { false }
@@ -186,15 +195,39 @@ public struct ExpectationEvaluator: Sendable {
             guard let expected = record.step.expectedOutcome, !outcomes.isEmpty else { return nil }
             let judged = outcomes.map { judge($0, against: expected) }
             let each = outcomes.count > 1 ? " for each of the \(outcomes.count)" : ""
+            let unanswered = successWithoutAnswer(record)
             return CheckResult(
                 kind: "outcome",
                 statement: "step \(record.number) (\(record.step.action.text)) outcome",
-                passed: judged.allSatisfy(\.passed),
+                passed: judged.allSatisfy(\.passed) && unanswered == nil,
                 expected: judged[0].expected + each,
-                observed: Tally.text(outcomes.map(describe)),
+                observed: Tally.text(outcomes.map(describe)) + (unanswered.map { "; \($0)" } ?? ""),
                 evidence: record.journalSequences.map(Array.init) ?? []
             )
         }
+    }
+
+    /// A request step whose client reported more successes than the resource gave 2xx answers
+    /// during the step: a success the client claimed without the call being made (an adapter
+    /// that answers for its library, a library that never sends), in words; nil when each
+    /// success has its answer.
+    func successWithoutAnswer(_ record: StepRecord) -> String? {
+        let isRequest: Bool =
+            switch record.step.action {
+            case .client(.request), .concurrently(_, .request): true
+            default: false
+            }
+        guard isRequest else { return nil }
+        let successes = record.result.clientOutcomes.count(where: \.succeeded)
+        let answered = transcript.journal.count { entry in
+            (record.journalSequences?.contains(entry.sequence) ?? false)
+                && (entry.endpoint == .resource || entry.endpoint == .appResource)
+                && (200..<300).contains(entry.response.status)
+        }
+        guard successes > answered else { return nil }
+        return
+            "step \(record.number) (\(record.step.action.text)) reported \(successes) success\(successes == 1 ? "" : "es") "
+            + "but the resource answered \(answered == 0 ? "none" : "only \(answered)") with 2xx during it"
     }
 
     private func judge(_ outcome: ClientOutcome, against expected: ExpectedOutcome) -> (passed: Bool, expected: String)
@@ -207,13 +240,42 @@ public struct ExpectationEvaluator: Sendable {
             return (outcome.succeeded, expected.description)
         case .fails(let category, let oauthError):
             guard case .failure(let failure) = outcome else { return (false, expected.description) }
-            let categoryAdmitted = category.map { failure.category == $0 } ?? failure.category.isRefusal
-            let passed = categoryAdmitted && (oauthError == nil || failure.oauthError == oauthError)
-            return (passed, expected.description)
+            let surfacing = oauthError.flatMap { CodeSurfacing(of: $0, in: failure) }
+            // A code the application can read only in the message is still surfaced, and the
+            // category is the code's when the client gave none of its own; whether the code is a
+            // field of its own is a POLICY check of its own (`codeFieldChecks`).
+            let reported =
+                surfacing == .inMessageOnly && [.oauthError, .unexpected].contains(failure.category)
+                ? ErrorCategory(oauthError: oauthError ?? "") : failure.category
+            let categoryAdmitted = category.map { reported == $0 } ?? reported.isRefusal
+            return (categoryAdmitted && (oauthError == nil || surfacing != nil), expected.description)
         }
     }
 
-    private func describe(_ outcome: ClientOutcome) -> String {
+    /// POLICY: where a step expects an RFC 6749 §5.2 code and the client surfaced it only as words
+    /// of its message, that the application cannot branch on it without parsing text.
+    func codeFieldChecks() -> [CheckResult] {
+        transcript.steps.compactMap { record in
+            guard case .fails(_, let code?)? = record.step.expectedOutcome else { return nil }
+            let inTextOnly = record.result.clientOutcomes.filter { outcome in
+                guard case .failure(let failure) = outcome else { return false }
+                return CodeSurfacing(of: code, in: failure) == .inMessageOnly
+            }
+            guard !inTextOnly.isEmpty else { return nil }
+            return CheckResult(
+                kind: "error_code",
+                statement:
+                    "step \(record.number) (\(record.step.action.text)) surfaces the error code \(code) as a field of its own",
+                passed: false,
+                level: .policy,
+                expected: "the code \(code) readable without parsing the message (RFC 6749 §5.2's error)",
+                observed: "only in the message: " + Tally.text(inTextOnly.map(describe)),
+                evidence: record.journalSequences.map(Array.init) ?? []
+            )
+        }
+    }
+
+    func describe(_ outcome: ClientOutcome) -> String {
         switch outcome {
         case .success(let status, _):
             return "succeeded with HTTP \(status)"
@@ -225,9 +287,14 @@ public struct ExpectationEvaluator: Sendable {
 
     // MARK: Requests
 
-    private func entries(matching filter: RequestFilter) -> [JournalEntry] {
+    func entries(matching filter: RequestFilter) -> [JournalEntry] {
         transcript.journal.filter {
-            filter.matches($0, issuedTokens: transcript.issuedTokens, idTokens: transcript.idTokens)
+            filter.matches(
+                $0,
+                issuedTokens: transcript.issuedTokens,
+                idTokens: transcript.idTokens,
+                firstSequence: transcript.firstSequence(ofStep:)
+            )
         }
     }
 
@@ -511,7 +578,7 @@ public struct ExpectationEvaluator: Sendable {
     }
 
     /// The credentials a text quotes: issued tokens as whole words, the secret and the password anywhere.
-    private func credentials(quotedIn text: String) -> [String] {
+    func credentials(quotedIn text: String) -> [String] {
         var quoted = transcript.issuedTokens.filter { CredentialSearch.isWord($0.value, in: text) }.map {
             $0.label
         }
@@ -530,11 +597,11 @@ public struct ExpectationEvaluator: Sendable {
         return "\(value) (\(token.label))"
     }
 
-    private func describe(_ entry: JournalEntry) -> String {
+    func describe(_ entry: JournalEntry) -> String {
         "#\(entry.sequence) t=\(TimelineText.instant(entry.at))"
     }
 
-    private func listing(_ entries: [JournalEntry]) -> String {
+    func listing(_ entries: [JournalEntry]) -> String {
         guard !entries.isEmpty else { return "" }
         let shown = entries.prefix(8).map(describe).joined(separator: ", ")
         return " (\(shown)\(entries.count > 8 ? ", …" : ""))"

@@ -390,6 +390,12 @@ public enum ClientOutcome: Sendable, Equatable {
     case success(status: Int, body: String)
     case failure(ClientFailure)
 
+    /// The failure, or nil for a success.
+    public var failure: ClientFailure? {
+        if case .failure(let failure) = self { return failure }
+        return nil
+    }
+
     /// Success with a 2xx status: what "the step succeeds" means.
     public var succeeded: Bool {
         if case .success(let status, _) = self { return (200..<300).contains(status) }
@@ -447,4 +453,16 @@ public enum ErrorCategory: String, Sendable, Hashable, CaseIterable {
     /// response, a grant), as a step that expects "an error" means: a crash is not a refusal, and
     /// neither is an operation the client does not implement.
     public var isRefusal: Bool { self != .unexpected && self != .unsupported }
+
+    /// The one table from an RFC 6749 §5.2 (or §4.1.2.1) error code to what the application must
+    /// do about it: sign the user in again for a dead grant or a denial, fix the client's own
+    /// credentials for `invalid_client`, otherwise read the code.
+    public init(oauthError code: String) {
+        self =
+            switch code {
+            case "invalid_grant", "access_denied": .authorizationRequired
+            case "invalid_client": .invalidClient
+            default: .oauthError
+            }
+    }
 }

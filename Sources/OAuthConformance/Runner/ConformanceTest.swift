@@ -39,6 +39,7 @@ extension SuiteRun {
             switch result.verdict {
             case .failed: "\(result.scenario.id): " + result.failedChecks.map(\.summary).joined(separator: "; ")
             case .error(let problem): "\(result.scenario.id): error: \(problem)"
+            case .inconclusive(let reason): "\(result.scenario.id): inconclusive: \(reason)"
             case .passed, .skipped, .expectedFailure, .toleratedFailure: nil
             }
         }

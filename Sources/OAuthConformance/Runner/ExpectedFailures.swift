@@ -31,7 +31,7 @@ public struct ExpectedFailures: Sendable {
                     observed: "it passed: remove it from expected_failures"
                 )
             )
-        case .error, .skipped, .expectedFailure, .toleratedFailure:
+        case .error, .skipped, .inconclusive, .expectedFailure, .toleratedFailure:
             // An entry names a known gap in behaviour; an error is no verdict on behaviour at all
             // (a missing interpreter, a crashed adapter) and must stay visible as one.
             break

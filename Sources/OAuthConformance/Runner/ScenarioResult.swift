@@ -32,6 +32,11 @@ public enum Verdict: Sendable, Equatable {
     case failed
     /// The client lacks a capability the scenario requires.
     case skipped(reason: String)
+    /// The client never reached the situation the scenario is about (its precondition: the
+    /// misbehaviour was delivered, the resource was called, a refresh happened), so its checks
+    /// would hold without evidence: no verdict on the behaviour, and the reason says what the
+    /// client did instead. The conformance-testing term (TTCN-3's `inconc`).
+    case inconclusive(reason: String)
     /// The run itself went wrong (a client that hung, a provider that could not start, a run
     /// interrupted): no judgement.
     case error(String)

@@ -145,7 +145,10 @@ public struct ScenarioRunner: Sendable {
             deadline: started + scenarioTimeout,
             scenarioTimeout: scenarioTimeout
         )
-        let stop = await execution.perform(scenario.steps)
+        let stop = await execution.perform(
+            scenario.steps,
+            judgesEveryStep: scenario.expectations.contains(.everyStepSucceeds)
+        )
         let output = await client.capturedOutput()
         await client.shutdown()
         // The answer to `end` counts too: an adapter that hangs, crashes or garbles it is broken.
@@ -160,7 +163,11 @@ public struct ScenarioRunner: Sendable {
             profile: factory.profile,
             clientOutput: output
         )
-        let evaluator = ExpectationEvaluator(transcript: transcript)
+        let evaluator = ExpectationEvaluator(
+            transcript: transcript,
+            clientSecret: scenario.provider.client.secret,
+            userPassword: scenario.provider.user.password
+        )
         var checks = evaluator.evaluate(scenario)
         if let endFault {
             return result(.error("ending the scenario (end): \(endFault)"), checks: checks, transcript: transcript)
@@ -172,10 +179,41 @@ public struct ScenarioRunner: Sendable {
             return result(.skipped(reason: reason), transcript: transcript)
         case .preconditionUnmet(let step, let token)?:
             checks.insert(evaluator.obtained(token, before: step).at(scenario.level), at: 0)
-            return result(.failed, checks: checks, transcript: transcript)
+            return result(.failed, checks: checks + evaluator.invariants(for: scenario), transcript: transcript)
         case nil:
-            return result(checks.allSatisfy(\.passed) ? .passed : .failed, checks: checks, transcript: transcript)
+            let (verdict, judged) = Self.verdict(
+                checks: checks,
+                invariants: evaluator.invariants(for: scenario),
+                preconditions: evaluator.preconditions(for: scenario),
+                whatTheClientDid: evaluator.whatTheClientDid
+            )
+            return result(verdict, checks: judged, transcript: transcript)
         }
+    }
+
+    /// A failed check is evidence of a defect whatever else happened: the scenario fails, and an
+    /// unmet precondition is shown beside it. With every check passed, a precondition that does
+    /// not hold means the checks had nothing to judge: inconclusive, with what the client did
+    /// instead, and without the checks that passed without evidence.
+    static func verdict(
+        checks: [CheckResult],
+        invariants: [CheckResult],
+        preconditions: [CheckResult],
+        whatTheClientDid: () -> String
+    ) -> (Verdict, [CheckResult]) {
+        let unmet = preconditions.filter { !$0.passed }
+        if (checks + invariants).contains(where: { !$0.passed }) {
+            return (.failed, unmet + checks + invariants)
+        }
+        if !unmet.isEmpty {
+            let missing = unmet.map { "\($0.statement.replacing("precondition: ", with: "")): \($0.observed)" }
+            return (
+                .inconclusive(reason: missing.joined(separator: "; ") + "; instead: " + whatTheClientDid()),
+                unmet + invariants
+            )
+        }
+        let all = checks + invariants
+        return (all.allSatisfy(\.passed) ? .passed : .failed, all)
     }
 
     /// The redirect URI the client is told to use: the first registered one, on a fixed loopback
@@ -217,7 +255,8 @@ private struct StepExecution {
     }
 
     /// Performs the steps; returns why they stopped before the last one, if they did.
-    mutating func perform(_ steps: [Step]) async -> EarlyStop? {
+    /// `judgesEveryStep`: the scenario expects every step to succeed.
+    mutating func perform(_ steps: [Step], judgesEveryStep: Bool) async -> EarlyStop? {
         for (index, step) in steps.enumerated() {
             let number = index + 1
             let label = "step \(number) (\(step.action.text))"
@@ -240,7 +279,9 @@ private struct StepExecution {
                         identity: identity
                     )
                 )
-                if let reason = Self.unsupportedGrant(step, result) { return .unsupported("\(label): \(reason)") }
+                if let reason = Self.unsupportedOperation(step, result, judgesEveryStep: judgesEveryStep) {
+                    return .unsupported("\(label): \(reason)")
+                }
             case .failure(let problem):
                 if let token = problem.unissued { return .preconditionUnmet(step: label, token: token) }
                 return .fault("\(label): \(problem.message)")
@@ -253,15 +294,29 @@ private struct StepExecution {
         return nil
     }
 
-    /// A login the client answered `unsupported` (a library without the password grant, say),
-    /// unless the step expects exactly that: the scenario cannot be judged on this client, which is
-    /// a skip, not a failure.
-    private static func unsupportedGrant(_ step: Step, _ result: StepResult) -> String? {
-        guard case .client(.login(let grant)) = step.action, case .client(.failure(let failure)) = result,
-            failure.category == .unsupported
+    /// One rule for an operation the client lacks (it answered `unsupported`: a library without
+    /// the password grant, without a userinfo call): a step that is judged (it states an outcome,
+    /// the scenario expects every step to succeed, or it is a login every later step builds on)
+    /// cannot be judged on this client, which is a skip, not a failure; an unjudged step, there
+    /// only to give the client a chance to misuse what it holds, is passed over.
+    private static func unsupportedOperation(_ step: Step, _ result: StepResult, judgesEveryStep: Bool) -> String? {
+        guard
+            let failure = result.clientOutcomes.lazy.compactMap(\.failure).first(where: { $0.category == .unsupported })
         else { return nil }
         if case .fails(.unsupported?, _)? = step.expectedOutcome { return nil }
-        return "the client does not support the \(grant.rawValue) grant (it answered unsupported: \(failure.message))"
+        let operation: ClientOperation
+        switch step.action {
+        case .client(let single), .concurrently(_, let single): operation = single
+        default: return nil
+        }
+        let lacking: String
+        if case .login(let grant) = operation {
+            lacking = "the \(grant.rawValue) grant"
+        } else {
+            guard judgesEveryStep || step.expectedOutcome != nil else { return nil }
+            lacking = operation.text
+        }
+        return "the client does not support \(lacking) (it answered unsupported: \(failure.message))"
     }
 
     private func perform(_ action: StepAction) async -> Result<StepResult, StepProblem> {

@@ -35,6 +35,9 @@ public enum Expectation: Sendable, Equatable {
     /// interval of the device authorization response (5 s when it gave none), plus 5 s for every
     /// `slow_down` answered so far.
     case devicePollingPaced
+    /// The number of errors the client reported, over every step (`client_errors:`): as a
+    /// precondition, that a check of error messages had a message to read.
+    case clientErrors(CountBound)
 
     /// What kind of check this is, for report grouping (`failure type` in JUnit).
     public var kind: String {
@@ -51,6 +54,7 @@ public enum Expectation: Sendable, Equatable {
         case .sameUser: "identity"
         case .spacing: "spacing"
         case .devicePollingPaced: "pacing"
+        case .clientErrors: "outcome"
         }
     }
 
@@ -84,6 +88,8 @@ public enum Expectation: Sendable, Equatable {
             "\(filter) from no. \(fromCall) on arrive at least \(atLeast) apart"
         case .devicePollingPaced:
             "device_code polls come no sooner than the interval, 5 s longer after each slow_down"
+        case .clientErrors(let bound):
+            "number of errors the client reports is \(bound)"
         }
     }
 }
@@ -142,6 +148,9 @@ public struct RequestFilter: Sendable, Equatable, CustomStringConvertible {
     public var bearer: BearerFilter?
     /// An issued token (or ID token) the request carries anywhere: a header, the query, the body.
     public var presents: PresentedCredential?
+    /// Only requests made from this step on (1-based, as the file lists steps): a count of what the
+    /// client did in answer to one situation, whatever it took to sign in before it.
+    public var fromStep: Int?
 
     public init(
         endpoint: Endpoint? = nil,
@@ -149,7 +158,8 @@ public struct RequestFilter: Sendable, Equatable, CustomStringConvertible {
         status: Int? = nil,
         origin: Listener? = nil,
         bearer: BearerFilter? = nil,
-        presents: PresentedCredential? = nil
+        presents: PresentedCredential? = nil,
+        fromStep: Int? = nil
     ) {
         self.endpoint = endpoint
         self.grant = grant
@@ -157,12 +167,19 @@ public struct RequestFilter: Sendable, Equatable, CustomStringConvertible {
         self.origin = origin
         self.bearer = bearer
         self.presents = presents
+        self.fromStep = fromStep
     }
 
     /// Whether the request matches; `issuedTokens` and `idTokens` name the tokens `bearer` and
-    /// `presents` refer to.
-    public func matches(_ entry: JournalEntry, issuedTokens: [IssuedToken], idTokens: [IssuedIDToken] = []) -> Bool {
-        (endpoint == nil || entry.endpoint == endpoint)
+    /// `presents` refer to, and `firstSequence(ofStep:)` where each step's requests begin.
+    public func matches(
+        _ entry: JournalEntry,
+        issuedTokens: [IssuedToken],
+        idTokens: [IssuedIDToken] = [],
+        firstSequence: (_ step: Int) -> Int = { _ in 0 }
+    ) -> Bool {
+        (fromStep.map { entry.sequence >= firstSequence($0) } ?? true)
+            && (endpoint == nil || entry.endpoint == endpoint)
             && (grant == nil || entry.grant == grant)
             && (status == nil || entry.response.status == status)
             && (origin == nil || entry.request.listener == origin)
@@ -187,6 +204,7 @@ public struct RequestFilter: Sendable, Equatable, CustomStringConvertible {
         if let origin { qualifiers.append("at the \(origin == .otherOrigin ? "other" : "primary") origin") }
         if let bearer { qualifiers.append(bearer.description) }
         if let presents { qualifiers.append("presenting \(presents)") }
+        if let fromStep { qualifiers.append("from step \(fromStep) on") }
         if !qualifiers.isEmpty { text += " (\(qualifiers.joined(separator: ", ")))" }
         return text
     }

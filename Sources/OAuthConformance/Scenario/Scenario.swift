@@ -20,6 +20,11 @@ public struct Scenario: Sendable, Equatable {
     public var provider: ProviderSettings
     public var steps: [Step]
     public var expectations: [Expectation]
+    /// What must have happened for the checks to mean anything (`precondition:`): the resource
+    /// was called, a refresh was made, a key was fetched. Judged like expectations; one that does
+    /// not hold makes the verdict inconclusive instead of a pass or a failure. Every provider rule
+    /// must also have answered at least one request, without being listed here.
+    public var preconditions: [Expectation]
     /// The level of each expectation that states its own (`level:` beside it), by its index in
     /// `expectations`; the others take the scenario's `level`.
     public var expectationLevels: [Int: Level]
@@ -46,6 +51,7 @@ public struct Scenario: Sendable, Equatable {
         provider: ProviderSettings = .init(),
         steps: [Step],
         expectations: [Expectation],
+        preconditions: [Expectation] = [],
         expectationLevels: [Int: Level] = [:],
         expectationRequirements: [Int: [Capability]] = [:],
         parameters: [String: String] = [:],
@@ -63,6 +69,7 @@ public struct Scenario: Sendable, Equatable {
         self.provider = provider
         self.steps = steps
         self.expectations = expectations
+        self.preconditions = preconditions
         self.expectationLevels = expectationLevels
         self.expectationRequirements = expectationRequirements
         self.parameters = parameters

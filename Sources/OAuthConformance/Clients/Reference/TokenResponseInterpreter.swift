@@ -125,13 +125,7 @@ struct TokenResponseInterpreter: Sendable {
     }
 
     static func oauthFailure(code: String, description: String?, status: Int) -> ClientFailure {
-        let category: ErrorCategory =
-            switch code {
-            case _ where isTransient(status): .transient
-            case "invalid_grant": .authorizationRequired
-            case "invalid_client": .invalidClient
-            default: .oauthError
-            }
+        let category = isTransient(status) ? ErrorCategory.transient : ErrorCategory(oauthError: code)
         let detail = description.map { ": \($0)" } ?? ""
         return ClientFailure(category, oauthError: code, message: "token endpoint answered \(status) \(code)\(detail)")
     }

@@ -4,10 +4,12 @@ import Yams
 /// Decodes `expect:`: what a conforming client must have done.
 struct ExpectationDecoder {
     let reader: YAMLReader
+    /// How many steps the scenario has, which `from_step` may name; unchecked when nil.
+    var stepCount: Int? = nil
 
     static let expectationForms = [
         "every_step", "count", "request", "first", "order", "never", "error_messages", "distinct", "same_user",
-        "spacing", "polling",
+        "spacing", "polling", "client_errors",
     ]
 
     /// The expectations, with the level of each that states its own (`level: SHOULD` beside it)
@@ -29,6 +31,29 @@ struct ExpectationDecoder {
             return nil
         }
         return (expectations.compactMap { $0 }, levels.compactMapValues { $0 }, requirements)
+    }
+
+    /// `precondition:`: what must have happened for the checks to mean anything, in the words of
+    /// `expect:`. A precondition has no level of its own: one that does not hold makes the
+    /// verdict inconclusive, whatever the level.
+    func decodePreconditions(_ node: Node) -> [Expectation]? {
+        guard let items = reader.sequence(node, "precondition") else { return nil }
+        if items.isEmpty { reader.error("precondition is empty; leave it out instead", at: node) }
+        for item in items {
+            guard case .mapping(let mapping) = item else { continue }
+            for key in ["level", "requires"] {
+                if let node = mapping[key] {
+                    reader.error(
+                        "a precondition has no '\(key)': one that does not hold makes the verdict inconclusive",
+                        at: node
+                    )
+                    return nil
+                }
+            }
+        }
+        let preconditions = items.map(expectation)
+        guard !preconditions.contains(where: { $0 == nil }) else { return nil }
+        return preconditions.compactMap { $0 }
     }
 
     private func expectation(_ node: Node) -> Expectation? {
@@ -58,18 +83,17 @@ struct ExpectationDecoder {
                 let count = reader.mapping(
                     body,
                     "count",
-                    allowedKeys: Self.filterKeys + ["exactly", "at_most", "at_least"]
+                    allowedKeys: Self.filterKeys + Self.boundKeys
                 ),
-                let boundKey = count.exactlyOne(of: ["exactly", "at_most", "at_least"]),
-                let limit = count[boundKey].flatMap({ reader.int($0, boundKey, in: 0...1_000_000) })
+                let bound = countBound(count)
             else { return nil }
-            let bound: CountBound =
-                switch boundKey {
-                case "exactly": .exactly(limit)
-                case "at_most": .atMost(limit)
-                default: .atLeast(limit)
-                }
             return requestFilter(count).map { .count($0, bound) }
+        case "client_errors":
+            // `client_errors: { at_least: 1 }`
+            guard let errors = reader.mapping(body, "client_errors", allowedKeys: Self.boundKeys),
+                let bound = countBound(errors)
+            else { return nil }
+            return .clientErrors(bound)
         case "request":
             guard let request = reader.mapping(body, "request", allowedKeys: Self.filterKeys + ["call"]),
                 let call = request.required("call", hint: " (which matching request, from 1)").flatMap({
@@ -192,7 +216,21 @@ struct ExpectationDecoder {
         return .order(decoded)
     }
 
-    static let filterKeys = ["endpoint", "grant", "status", "origin", "bearer", "presents"]
+    static let boundKeys = ["exactly", "at_most", "at_least"]
+
+    /// `exactly: 2`, `at_most: 3` or `at_least: 1`.
+    private func countBound(_ mapping: CheckedMapping) -> CountBound? {
+        guard let key = mapping.exactlyOne(of: Self.boundKeys),
+            let limit = mapping[key].flatMap({ reader.int($0, key, in: 0...1_000_000) })
+        else { return nil }
+        return switch key {
+        case "exactly": .exactly(limit)
+        case "at_most": .atMost(limit)
+        default: .atLeast(limit)
+        }
+    }
+
+    static let filterKeys = ["endpoint", "grant", "status", "origin", "bearer", "presents", "from_step"]
 
     /// `parameters: { code_challenge_method: S256, state: { min_length: 22 }, code_challenge: present, client_secret: absent }`.
     private func parameterRequirements(_ node: Node) -> [ParameterRequirement]? {
@@ -267,6 +305,10 @@ struct ExpectationDecoder {
         if let node = mapping["presents"] {
             filter.presents = reader.presentedCredential(node)
             valid = valid && filter.presents != nil
+        }
+        if let node = mapping["from_step"] {
+            filter.fromStep = reader.int(node, "from_step", in: 1...(stepCount ?? 10_000))
+            valid = valid && filter.fromStep != nil
         }
         return valid ? filter : nil
     }

@@ -6,7 +6,7 @@ struct ScenarioDecoder {
     static let formatVersion = 1
     static let topLevelKeys = [
         "conformance", "id", "title", "description", "area", "level", "spec", "oidf", "tags", "requires", "matrix",
-        "provider", "steps", "expect",
+        "provider", "steps", "precondition", "expect",
     ]
 
     let reader: YAMLReader
@@ -26,10 +26,14 @@ struct ScenarioDecoder {
         let requires = top["requires"].map { reader.capabilities($0, "requires") } ?? []
         let provider = top["provider"].map { ProviderDecoder(reader: reader).decode($0) } ?? ProviderSettings()
         let steps = top.required("steps").flatMap { StepDecoder(reader: reader).decode($0) }
+        let expectationDecoder = ExpectationDecoder(reader: reader, stepCount: steps?.count)
         let expect = top.required("expect", hint: " (what a conforming client must have done)").flatMap {
-            ExpectationDecoder(reader: reader).decode($0)
+            expectationDecoder.decode($0)
         }
-        guard let id, let title, let area, let level, let provider, let steps, let expect else { return nil }
+        let preconditions = top["precondition"].map { expectationDecoder.decodePreconditions($0) }
+        guard let id, let title, let area, let level, let provider, let steps, let expect,
+            preconditions != .some(nil)
+        else { return nil }
         return Scenario(
             id: id,
             title: title,
@@ -43,6 +47,7 @@ struct ScenarioDecoder {
             provider: provider,
             steps: steps,
             expectations: expect.expectations,
+            preconditions: preconditions.flatMap { $0 } ?? [],
             expectationLevels: expect.levels,
             expectationRequirements: expect.requirements,
             parameters: parameters,

@@ -6,6 +6,8 @@ struct FamilyTally: Equatable {
     var skipped = 0
     /// Could not be judged (the adapter crashed, hung or answered garbage).
     var errors = 0
+    /// Ran, but never reached what the scenario is about: no verdict on the behaviour.
+    var inconclusive = 0
 
     init(_ scenarios: [ScenarioRecord]) {
         for scenario in scenarios {
@@ -13,6 +15,7 @@ struct FamilyTally: Equatable {
             case .passed: passed += 1
             case .skipped: skipped += 1
             case .error: errors += 1
+            case .inconclusive: inconclusive += 1
             case .failed, .expectedFailure, .toleratedFailure: failed += 1
             }
         }
@@ -48,6 +51,7 @@ struct FamilyTally: Equatable {
             case .notRun: ["· not run"]
             }
         if errors > 0, outcome != .error { parts.append("\(errors) error\(errors == 1 ? "" : "s")") }
+        if inconclusive > 0 { parts.append("\(inconclusive) not exercised") }
         if skipped > 0 { parts.append("\(skipped) skipped") }
         return parts.joined(separator: ", ")
     }

@@ -66,6 +66,8 @@ struct LibraryFindings {
             return ("fails: " + (checks.isEmpty ? scenario.title : checks.joined(separator: "; ")), false)
         case .error:
             return ("could not be judged: " + StableText.masked(scenario.reason ?? "error"), false)
+        case .inconclusive:
+            return ("not exercised: " + StableText.masked(scenario.reason ?? "inconclusive"), false)
         }
     }
 

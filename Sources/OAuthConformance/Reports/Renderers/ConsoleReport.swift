@@ -29,6 +29,7 @@ public struct ConsoleReport: Sendable {
             case .failed:
                 ("FAIL", .red, "\(id)  \(time)\(result.failingLevel.map { "  fails at \($0.rawValue)" } ?? "")")
             case .skipped(let reason): ("SKIP", .yellow, "\(id)  (\(reason))")
+            case .inconclusive(let reason): ("INCONC", .magenta, "\(id)  \(time)  not exercised: \(reason)")
             case .error(let problem): ("ERROR", .magenta, "\(id)  \(problem)")
             case .expectedFailure(let reason): ("XFAIL", .yellow, "\(id)  (expected failure: \(reason))")
             case .toleratedFailure(let reason): ("WARN", .yellow, "\(id)  \(time)  \(reason)")
@@ -44,7 +45,7 @@ public struct ConsoleReport: Sendable {
     public func details(for result: ScenarioResult) -> [String] {
         switch result.verdict {
         case .passed, .skipped, .expectedFailure: return []
-        case .failed, .error, .toleratedFailure:
+        case .failed, .error, .toleratedFailure, .inconclusive:
             var lines = [
                 "       \(result.scenario.title) [\(result.scenario.level.rawValue); \(result.scenario.spec.joined(separator: ", "))]"
             ]
@@ -94,7 +95,7 @@ public struct ConsoleReport: Sendable {
         case .error: "errors"
         case .expectedFailure: "xfail"
         case .toleratedFailure: "tolerated"
-        case .passed, .failed, .skipped: verdict.rawValue
+        case .passed, .failed, .skipped, .inconclusive: verdict.rawValue
         }
     }
 

@@ -131,6 +131,14 @@ public struct JUnitReport: Sendable {
         case .skipped:
             let reason = ReportText.capped(scenario.reason ?? "skipped", to: messageLimit)
             xml.element("skipped", [("message", reason)], content: reason)
+        case .inconclusive:
+            // JUnit knows no "not exercised": a skip is the status that neither passes nor fails a
+            // build, and its message says it is an inconclusive verdict, not a missing capability.
+            let reason = ReportText.capped(
+                "inconclusive: " + (scenario.reason ?? "the client never reached what the scenario is about"),
+                to: messageLimit
+            )
+            xml.element("skipped", [("message", reason)], content: cutExplanation ?? explanation)
         case .expectedFailure:
             let reason = ReportText.capped(
                 "expected failure: " + (scenario.reason ?? "listed in the profile"),

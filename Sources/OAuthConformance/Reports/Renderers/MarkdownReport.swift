@@ -44,6 +44,11 @@ public struct MarkdownReport: Sendable {
             lines += ["", "### Failures below --fail-on", ""]
             for scenario in tolerated { lines += details(scenario) }
         }
+        let inconclusive = result.scenarios.filter { $0.verdict == .inconclusive }
+        if !inconclusive.isEmpty {
+            lines += ["", "### Inconclusive: the client never reached what the scenario is about", ""]
+            for scenario in inconclusive { lines += details(scenario) }
+        }
         let expected = result.scenarios.filter { $0.verdict == .expectedFailure }
         if !expected.isEmpty {
             lines += ["", "### Expected failures", ""]
@@ -66,6 +71,7 @@ public struct MarkdownReport: Sendable {
             switch scenario.verdict {
             case .failed: "❌ FAIL" + (scenario.failingLevel.map { " (\($0.rawValue))" } ?? "")
             case .toleratedFailure: "⚠️ WARN" + (scenario.failingLevel.map { " (\($0.rawValue))" } ?? "")
+            case .inconclusive: "❔ INCONC"
             default: "⚠️ ERROR"
             }
         let text = ReportText.capped(

@@ -135,6 +135,7 @@ public struct MatrixPage: Sendable {
         .cell.error { background: #fff8c5; color: #7d4e00; border-color: #d4a72c; }
         .cell.expected_failure { background: #f6f8fa; color: #8c959f; border-color: #d1d9e0; font-style: italic; }
         .cell.tolerated_failure { background: #fff1e5; color: #953800; border-color: #fb8f44; }
+        .cell.inconclusive { background: #fbefff; color: #6e40c9; border-color: #d2a8ff; border-style: dashed; }
         .cell.not-run { color: #8c959f; cursor: default; }
         .note { color: #9a6700; font-weight: normal; }
         dialog { width: min(1100px, 92vw); max-height: 86vh; border: 1px solid #d1d9e0; border-radius: 8px; padding: 0; }

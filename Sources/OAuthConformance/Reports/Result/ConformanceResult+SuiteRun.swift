@@ -31,6 +31,7 @@ extension ScenarioRecord {
             case .passed: (.passed, nil)
             case .failed: (.failed, nil)
             case .skipped(let reason): (.skipped, reason)
+            case .inconclusive(let reason): (.inconclusive, reason)
             case .error(let problem): (.error, problem)
             case .expectedFailure(let reason): (.expectedFailure, reason)
             case .toleratedFailure(let reason): (.toleratedFailure, reason)

@@ -162,6 +162,7 @@ public struct ScenarioRecord: Codable, Sendable, Equatable {
     public var explanation: String {
         var lines = [title, "level: \(level); spec: \(spec.joined(separator: ", "))"]
         if verdict == .error, let reason { lines.append("error: \(reason)") }
+        if verdict == .inconclusive, let reason { lines.append("inconclusive: \(reason)") }
         if let failingLevel {
             lines.append(
                 "fails at: \(failingLevel.rawValue)"
@@ -182,6 +183,8 @@ public struct ScenarioRecord: Codable, Sendable, Equatable {
 
 public enum VerdictRecord: String, Codable, Sendable, CaseIterable {
     case passed, failed, skipped, error
+    /// The client never reached the situation the scenario is about: no verdict on the behaviour.
+    case inconclusive
     /// Failed as the client's profile says it will (`expected_failures`): not held against it.
     case expectedFailure = "expected_failure"
     /// Failed only checks below the run's `--fail-on` level: shown with what failed, not held against it.
@@ -193,7 +196,7 @@ public enum VerdictRecord: String, Codable, Sendable, CaseIterable {
         case .error: "errors"
         case .expectedFailure: "expected failures"
         case .toleratedFailure: "tolerated failures"
-        case .passed, .failed, .skipped: rawValue
+        case .passed, .failed, .skipped, .inconclusive: rawValue
         }
     }
 
@@ -206,6 +209,7 @@ public enum VerdictRecord: String, Codable, Sendable, CaseIterable {
         case .error: "ERROR"
         case .expectedFailure: "XFAIL"
         case .toleratedFailure: "WARN"
+        case .inconclusive: "INCONC"
         }
     }
 
@@ -214,7 +218,9 @@ public enum VerdictRecord: String, Codable, Sendable, CaseIterable {
     public var isFailure: Bool { self == .failed || self == .expectedFailure || self == .toleratedFailure }
 
     /// Counted in a column of their own only when a run has some; the first four always are.
-    public var isShownOnlyWhenPresent: Bool { self == .expectedFailure || self == .toleratedFailure }
+    public var isShownOnlyWhenPresent: Bool {
+        self == .expectedFailure || self == .toleratedFailure || self == .inconclusive
+    }
 }
 
 /// A check as a result file records it: the same fields the run judged, read back unchanged.

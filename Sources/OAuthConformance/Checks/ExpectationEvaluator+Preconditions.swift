@@ -1,0 +1,43 @@
+import MockProvider
+
+/// What must have happened for a scenario's checks to mean anything. A check that no request
+/// could break holds for a client that never got there (a resource never called cannot receive
+/// the wrong token), so a scenario whose precondition does not hold is inconclusive, never a pass.
+extension ExpectationEvaluator {
+    /// Every provider rule answered at least one request (the misbehaviour the scenario scripts
+    /// reached the client), then each precondition the file states, in its order.
+    public func preconditions(for scenario: Scenario) -> [CheckResult] {
+        let applied = Set(transcript.journal.compactMap(\.appliedRule))
+        let rules = scenario.provider.rules.enumerated().map { index, rule in
+            CheckResult(
+                kind: "precondition",
+                statement: "precondition: rule \(index + 1) (\(ScenarioExplanation.ruleText(rule))) answers a request",
+                passed: applied.contains(index),
+                expected: "at least one request the rule takes",
+                observed: applied.contains(index) ? "it answered one" : "no request reached it"
+            )
+        }
+        let stated = scenario.preconditions.map { precondition in
+            var judged = check(precondition)
+            judged.kind = "precondition"
+            judged.statement = "precondition: " + judged.statement
+            return judged
+        }
+        return rules + stated
+    }
+
+    /// What the client did instead of reaching the scenario's situation: its steps that did not
+    /// succeed, and the requests it made, by endpoint.
+    public func whatTheClientDid() -> String {
+        let failed = clientReports.filter { !$0.outcome.succeeded }.prefix(3).map {
+            "\($0.label) \(describe($0.outcome))"
+        }
+        let byEndpoint = Dictionary(grouping: transcript.journal) { $0.endpoint?.rawValue ?? "other" }
+        let requests =
+            byEndpoint.isEmpty
+            ? "it made no request"
+            : "its requests: "
+                + byEndpoint.keys.sorted().map { "\(byEndpoint[$0]!.count) to \($0)" }.joined(separator: ", ")
+        return (failed + [requests]).joined(separator: "; ")
+    }
+}
