@@ -293,7 +293,7 @@ public struct ExpectationEvaluator: Sendable {
                 $0,
                 issuedTokens: transcript.issuedTokens,
                 idTokens: transcript.idTokens,
-                firstSequence: transcript.firstSequence(ofStep:)
+                step: transcript.step(of:)
             )
         }
     }

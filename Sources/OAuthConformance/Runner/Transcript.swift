@@ -29,11 +29,10 @@ public struct Transcript: Sendable {
         self.clientOutput = clientOutput
     }
 
-    /// The sequence number of the first request made from step `number` on (`from_step:` in a
-    /// filter); past the last request when no later step made one.
-    public func firstSequence(ofStep number: Int) -> Int {
-        steps.first { $0.number >= number && $0.journalSequences != nil }?.journalSequences?.lowerBound
-            ?? (journal.last?.sequence ?? 0) + 1
+    /// The number of the step the request with this sequence number was made in; nil for one no
+    /// finished step made.
+    public func step(of sequence: Int) -> Int? {
+        steps.first { $0.journalSequences?.contains(sequence) ?? false }?.number
     }
 
     /// The issued token with this value, e.g. to name `at-2` as `access_token#2`.

@@ -148,9 +148,10 @@ public struct RequestFilter: Sendable, Equatable, CustomStringConvertible {
     public var bearer: BearerFilter?
     /// An issued token (or ID token) the request carries anywhere: a header, the query, the body.
     public var presents: PresentedCredential?
-    /// Only requests made from this step on (1-based, as the file lists steps): a count of what the
-    /// client did in answer to one situation, whatever it took to sign in before it.
-    public var fromStep: Int?
+    /// Only requests made during these steps (1-based, as the file lists steps; `from_step: 3` is
+    /// 3 and every later one, `during_step: 3` step 3 alone): a count of what the client did in
+    /// answer to one situation, whatever it took to sign in before it.
+    public var steps: ClosedRange<Int>?
 
     public init(
         endpoint: Endpoint? = nil,
@@ -159,7 +160,7 @@ public struct RequestFilter: Sendable, Equatable, CustomStringConvertible {
         origin: Listener? = nil,
         bearer: BearerFilter? = nil,
         presents: PresentedCredential? = nil,
-        fromStep: Int? = nil
+        steps: ClosedRange<Int>? = nil
     ) {
         self.endpoint = endpoint
         self.grant = grant
@@ -167,18 +168,18 @@ public struct RequestFilter: Sendable, Equatable, CustomStringConvertible {
         self.origin = origin
         self.bearer = bearer
         self.presents = presents
-        self.fromStep = fromStep
+        self.steps = steps
     }
 
     /// Whether the request matches; `issuedTokens` and `idTokens` name the tokens `bearer` and
-    /// `presents` refer to, and `firstSequence(ofStep:)` where each step's requests begin.
+    /// `presents` refer to, and `step(of:)` the number of the step a request was made in.
     public func matches(
         _ entry: JournalEntry,
         issuedTokens: [IssuedToken],
         idTokens: [IssuedIDToken] = [],
-        firstSequence: (_ step: Int) -> Int = { _ in 0 }
+        step: (_ sequence: Int) -> Int? = { _ in nil }
     ) -> Bool {
-        (fromStep.map { entry.sequence >= firstSequence($0) } ?? true)
+        (steps.map { range in step(entry.sequence).map(range.contains) ?? false } ?? true)
             && (endpoint == nil || entry.endpoint == endpoint)
             && (grant == nil || entry.grant == grant)
             && (status == nil || entry.response.status == status)
@@ -204,7 +205,13 @@ public struct RequestFilter: Sendable, Equatable, CustomStringConvertible {
         if let origin { qualifiers.append("at the \(origin == .otherOrigin ? "other" : "primary") origin") }
         if let bearer { qualifiers.append(bearer.description) }
         if let presents { qualifiers.append("presenting \(presents)") }
-        if let fromStep { qualifiers.append("from step \(fromStep) on") }
+        if let steps {
+            qualifiers.append(
+                steps.count == 1
+                    ? "during step \(steps.lowerBound)"
+                    : steps.upperBound == .max ? "from step \(steps.lowerBound) on" : "during steps \(steps)"
+            )
+        }
         if !qualifiers.isEmpty { text += " (\(qualifiers.joined(separator: ", ")))" }
         return text
     }

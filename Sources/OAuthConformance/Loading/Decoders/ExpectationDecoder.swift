@@ -230,7 +230,7 @@ struct ExpectationDecoder {
         }
     }
 
-    static let filterKeys = ["endpoint", "grant", "status", "origin", "bearer", "presents", "from_step"]
+    static let filterKeys = ["endpoint", "grant", "status", "origin", "bearer", "presents", "from_step", "during_step"]
 
     /// `parameters: { code_challenge_method: S256, state: { min_length: 22 }, code_challenge: present, client_secret: absent }`.
     private func parameterRequirements(_ node: Node) -> [ParameterRequirement]? {
@@ -306,9 +306,15 @@ struct ExpectationDecoder {
             filter.presents = reader.presentedCredential(node)
             valid = valid && filter.presents != nil
         }
-        if let node = mapping["from_step"] {
-            filter.fromStep = reader.int(node, "from_step", in: 1...(stepCount ?? 10_000))
-            valid = valid && filter.fromStep != nil
+        if mapping["from_step"] != nil, let during = mapping.entries["during_step"] {
+            reader.error("a filter takes from_step or during_step, not both", at: during.key)
+            valid = false
+        }
+        for key in ["from_step", "during_step"] {
+            guard let node = mapping[key] else { continue }
+            let step = reader.int(node, key, in: 1...(stepCount ?? 10_000))
+            filter.steps = step.map { key == "from_step" ? $0...Int.max : $0...$0 }
+            valid = valid && step != nil
         }
         return valid ? filter : nil
     }
