@@ -20,6 +20,15 @@ public enum Delivery: Sendable, Equatable {
     /// ten seconds.
     case heldUntilRequest(Int)
 
+    /// Whether the answer reaches the client at all (late or slowly, perhaps): a reset, a close
+    /// or garbage leaves it with no status to read.
+    public var carriesTheAnswer: Bool {
+        switch self {
+        case .immediate, .delayed, .dribble, .heldUntilRequest: true
+        case .never, .reset, .closeWithoutAnswer, .garbage: false
+        }
+    }
+
     /// How the journal and timelines name it.
     public var label: String {
         switch self {

@@ -94,7 +94,7 @@ extension ExpectationEvaluator {
 
     /// A token response the client could read: a 200 whose JSON holds an access token.
     private static func deliveredTokens(_ entry: JournalEntry) -> Bool {
-        guard entry.response.status == 200, entry.delivery == .immediate,
+        guard entry.response.status == 200, entry.delivery.carriesTheAnswer,
             let token = JSONValue.parse(entry.response.body)?["access_token"]?.stringValue
         else { return false }
         return !token.isEmpty

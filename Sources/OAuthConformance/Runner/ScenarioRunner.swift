@@ -326,12 +326,12 @@ private struct StepExecution {
         case .concurrently(let times, let operation):
             if let single = clientCall(operation) {
                 let client = self.client
-                return await withinStepTimeout {
+                return await withinStepTimeout(operations: times) {
                     await client.perform(concurrently: Array(repeating: single, count: times))
                 }.map(StepResult.clients)
             }
             let operation = call(operation)
-            return await withinStepTimeout {
+            return await withinStepTimeout(operations: times) {
                 await withTaskGroup(of: (Int, ClientOutcome).self) { group in
                     for index in 0..<times {
                         group.addTask { (index, await operation()) }
@@ -539,7 +539,11 @@ private struct StepExecution {
         }
     }
 
+    /// `operations`: how many operations the step starts at once. They may take as long as one
+    /// after another (a client that serialises them, a machine loaded by other jobs), within the
+    /// scenario's time: how loaded the machine is must not turn a verdict into an error.
     private func withinStepTimeout<Value: Sendable>(
+        operations: Int = 1,
         _ operation: @escaping @Sendable () async -> Value
     ) async -> Result<Value, StepProblem> {
         let remaining = deadline - ContinuousClock.now
@@ -548,6 +552,7 @@ private struct StepExecution {
                 StepProblem(message: "the scenario ran out of its \(DurationText.format(scenarioTimeout)) of real time")
             )
         }
+        let stepTimeout = self.stepTimeout * max(1, operations)
         let limit = min(stepTimeout, remaining)
         guard let value = await withDeadline(limit, operation) else {
             return .failure(

@@ -141,6 +141,7 @@ public enum ForbiddenCarriage: String, Sendable, Hashable, CaseIterable {
 public struct RequestFilter: Sendable, Equatable, CustomStringConvertible {
     public var endpoint: Endpoint?
     public var grant: GrantType?
+    /// The status of an answer that reached the client: one the transport lost has none.
     public var status: Int?
     /// Which of the provider's origins the request reached.
     public var origin: Listener?
@@ -182,7 +183,7 @@ public struct RequestFilter: Sendable, Equatable, CustomStringConvertible {
         (steps.map { range in step(entry.sequence).map(range.contains) ?? false } ?? true)
             && (endpoint == nil || entry.endpoint == endpoint)
             && (grant == nil || entry.grant == grant)
-            && (status == nil || entry.response.status == status)
+            && (status == nil || (entry.response.status == status && entry.delivery.carriesTheAnswer))
             && (origin == nil || entry.request.listener == origin)
             && (bearer?.matches(entry.request.bearerToken, issuedTokens: issuedTokens) ?? true)
             && (presents.map { credential in

@@ -178,7 +178,11 @@ actor AdapterClient: ClientUnderTest {
             case .restart: .object(["op": .string("restart")])
             }
         }
-        guard let reply = await ask("concurrently", ["operations": .array(operations)]) else {
+        // A batch may take as long as its operations one after another: a client that serialises
+        // them, or a machine loaded by other jobs, is slow, not hung (and not a verdict to change
+        // with --jobs); the scenario's own time bound still ends a batch that never answers.
+        let batchTimeout = timeout * max(1, calls.count)
+        guard let reply = await ask("concurrently", ["operations": .array(operations)], timeout: batchTimeout) else {
             return Array(repeating: .failure(placeholder), count: calls.count)
         }
         switch reply.outcomes(count: calls.count) {
@@ -209,9 +213,13 @@ actor AdapterClient: ClientUnderTest {
 
     // MARK: Messages
 
-    private func ask(_ op: String, _ fields: [String: JSONValue] = [:]) async -> AdapterReply? {
+    private func ask(
+        _ op: String,
+        _ fields: [String: JSONValue] = [:],
+        timeout: Duration? = nil
+    ) async -> AdapterReply? {
         if broken != nil { return nil }
-        switch await connection.ask(op, fields, now: environment.clock.now, timeout: timeout) {
+        switch await connection.ask(op, fields, now: environment.clock.now, timeout: timeout ?? self.timeout) {
         case .success(let reply): return reply
         case .failure(let fault):
             _ = record(fault)

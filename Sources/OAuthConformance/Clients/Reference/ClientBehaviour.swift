@@ -43,6 +43,9 @@ public struct ClientBehaviour: Sendable, Equatable {
     public var retriesTokenErrors = false
     /// RFC 6749 §5.2: the `error` code reaches the application, so it can tell errors apart.
     public var reportsErrorCodes = true
+    /// The §5.2 code is a field of the error the application gets. Without it, the code is only
+    /// words of a generic error's message (`"invalid_grant: …"`), as some libraries raise it.
+    public var surfacesErrorCodeAsField = true
     public var pkce = PKCEUse.s256
     /// RFC 6749 §10.12: the redirect's `state` must be the one sent, or it is refused.
     public var checksState = true
@@ -89,6 +92,16 @@ public struct ClientBehaviour: Sendable, Equatable {
     public var classifiesBodilessErrorsByStatus = true
     /// A transient refresh failure (5xx, 429, transport) leaves the tokens in place.
     public var keepsTokensOnTransientFailure = true
+    /// RFC 6749 §4.3.1: the user's password is discarded once tokens arrive. Without it, a
+    /// refresh that fails is answered by signing in again with the password the client kept, and
+    /// the refresh token is replaced by whatever that sign-in brings.
+    public var discardsPasswordOnceTokensArrive = true
+    /// The application's calls reach the resource. Without it, every call fails before anything is
+    /// sent, as in a library that only obtains tokens and an adapter that left the call out.
+    public var callsTheResource = true
+    /// Offers the userinfo call (OIDC Core §5.3). Without it, `userinfo` answers unsupported, as in
+    /// a relying party that leaves the call to the application.
+    public var offersUserinfo = true
     /// TE-05: attempts per token request when the endpoint answers 5xx (1: fail cleanly, and let the caller retry).
     public var attemptsOnServerError = 1
     /// TE-06: after `Retry-After`, no token request before the time it names.

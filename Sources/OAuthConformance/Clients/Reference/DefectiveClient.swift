@@ -132,6 +132,13 @@ public struct DefectiveClient: Sendable {
         defect("signs-out-on-server-error", "throws its tokens away when a refresh fails with a server error") {
             $0.keepsTokensOnTransientFailure = false
         },
+        defect(
+            "signs-in-again-with-kept-password",
+            "keeps the user's password and, when a refresh fails, signs in with it again, dropping its refresh token"
+        ) { $0.discardsPasswordOnceTokensArrive = false },
+        defect("never-calls-the-resource", "fails every call to the resource before sending anything") {
+            $0.callsTheResource = false
+        },
         defect("retries-5xx-without-bound", "repeats a token request that got a 5xx at once, up to 50 times") {
             $0.attemptsOnServerError = 50
         },

@@ -371,6 +371,11 @@ public actor ReferenceClient: ClientUnderTest {
     /// The userinfo endpoint is a protected resource: the token is attached, refreshed and replayed
     /// as for any call; only an answer about the signed-in user is accepted.
     public func userinfo() async -> ClientOutcome {
+        guard behaviour.offersUserinfo else {
+            return .failure(
+                ClientFailure(.unsupported, message: "this client leaves the userinfo call to the application")
+            )
+        }
         guard let relyingParty else {
             return .failure(ClientFailure(.authorizationRequired, message: "nobody is signed in: sign in first"))
         }
@@ -664,6 +669,9 @@ public actor ReferenceClient: ClientUnderTest {
             }
             return await appServerSession.request(method: method, url: url)
         }
+        guard behaviour.callsTheResource else {
+            return .failure(ClientFailure(.protocolViolation, message: "the call was not sent"))
+        }
         var sentToken: String
         switch await usableAccessToken() {
         case .success(let token): sentToken = token
@@ -836,6 +844,13 @@ public actor ReferenceClient: ClientUnderTest {
             }
         case .failure:
             if !behaviour.keepsTokensWhenRefreshFails { replaceTokens(with: nil, persisting: true) }
+        }
+        if case .failure = result, !behaviour.discardsPasswordOnceTokensArrive, loginGrant == .password,
+            let again = grantForm(.password)
+        {
+            let signedInAgain = await requestTokens(again, previous: nil)
+            if case .success(let obtained) = signedInAgain { replaceTokens(with: obtained, persisting: true) }
+            return signedInAgain
         }
         return result
     }

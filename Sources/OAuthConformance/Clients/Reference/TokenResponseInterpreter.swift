@@ -33,6 +33,10 @@ struct TokenResponseInterpreter: Sendable {
             guard behaviour.reportsErrorCodes else {
                 return .failure(ClientFailure(.transient, message: "the token request failed (HTTP \(status))"))
             }
+            guard behaviour.surfacesErrorCodeAsField else {
+                let detail = members["error_description"]?.stringValue.map { ": \($0)" } ?? ""
+                return .failure(ClientFailure(.oauthError, message: "\(code)\(detail)"))
+            }
             return .failure(
                 Self.oauthFailure(code: code, description: members["error_description"]?.stringValue, status: status)
             )
