@@ -140,6 +140,26 @@ struct EvidenceTests {
         if case .skipped = rotation.verdict {} else { Issue.record("expected a skip, got \(rotation.verdict)") }
     }
 
+    @Test(
+        "an adapter whose library accepted an ID token without iss reports that claim as null: the client holds a user with it missing, a verdict to judge, not a broken adapter"
+    )
+    func identityWithAMissingClaim() {
+        let accepted = AdapterReply(
+            id: 1,
+            members: ["ok": .bool(true), "identity": .object(["iss": .null, "sub": .string("user-1")])]
+        )
+        guard case .success(let identity?) = accepted.identity() else {
+            Issue.record("an identity without iss was taken for an adapter fault")
+            return
+        }
+        #expect(identity == SignedInIdentity(issuer: SignedInIdentity.missingClaim, subject: "user-1"))
+        let garbled = AdapterReply(
+            id: 1,
+            members: ["ok": .bool(true), "identity": .object(["iss": .integer(3), "sub": .string("user-1")])]
+        )
+        if case .success = garbled.identity() { Issue.record("an iss that is a number is the adapter's fault") }
+    }
+
     @Test("a nonce is SHOULD in the code flow (OIDC Core §3.1.2.1 makes it OPTIONAL), wherever a scenario asks for one")
     func nonceLevels() throws {
         let fresh = try Fixtures.builtInScenario("oidc/nonce-fresh-and-unguessable")

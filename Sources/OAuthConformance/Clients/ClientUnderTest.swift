@@ -198,6 +198,9 @@ public struct SignedInIdentity: Sendable, Equatable, CustomStringConvertible {
     public var issuer: String
     public var subject: String
 
+    /// What stands for a claim the accepted ID token lacked: no provider issues it.
+    public static let missingClaim = "(missing)"
+
     public init(issuer: String, subject: String) {
         self.issuer = issuer
         self.subject = subject

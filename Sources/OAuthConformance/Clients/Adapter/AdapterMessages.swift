@@ -181,20 +181,34 @@ struct AdapterReply: Sendable {
     }
 
     /// The `identity` answer: `null`, or the `iss` and `sub` of the ID token the client accepted.
+    /// A claim the accepted token lacked is `null` (or left out): the client holds a user with it
+    /// missing, which the checks judge (a failure, not a broken adapter).
     func identity() -> Result<SignedInIdentity?, AdapterFault> {
         guard succeeded else { return .success(nil) }
         switch members["identity"] {
         case nil, .null?:
             return .success(nil)
         case .object(let identity)?:
-            guard let issuer = identity["iss"]?.stringValue, let subject = identity["sub"]?.stringValue else {
+            func claim(_ name: String) -> String?? {
+                switch identity[name] {
+                case nil, .null?: .some(nil)
+                case .string(let value)?: .some(value)
+                default: nil
+                }
+            }
+            guard let issuer = claim("iss"), let subject = claim("sub") else {
                 return .failure(
                     AdapterFault(
-                        "the adapter's identity needs iss and sub as strings: \(JSONValue.object(identity).serialized())"
+                        "the adapter's identity needs iss and sub as strings (or null for a claim the token lacked): \(JSONValue.object(identity).serialized())"
                     )
                 )
             }
-            return .success(SignedInIdentity(issuer: issuer, subject: subject))
+            return .success(
+                SignedInIdentity(
+                    issuer: issuer ?? SignedInIdentity.missingClaim,
+                    subject: subject ?? SignedInIdentity.missingClaim
+                )
+            )
         case let other?:
             return .failure(AdapterFault("the adapter's identity is neither an object nor null: \(other.serialized())"))
         }
