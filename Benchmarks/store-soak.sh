@@ -2,15 +2,15 @@
 # Peak memory of `conformance serve` while clients send what its stores keep, one store at a time
 # (issue #30): for each kind a fresh provider on loopback, a bounded stream of requests, then the
 # provider's peak resident set (VmHWM) before and after:
-#   journal     unauthenticated 1 MiB POSTs to /token (refused, but journaled)
+#   journal     unauthenticated 1 MB POSTs to /token (refused, but journaled)
 #   assertions  client_secret_jwt assertions with a 700 KB jti (Benchmarks/client-secret-jwt.yaml)
 #   par         pushed authorization requests of 900 KB
-#   device      device authorizations (small, but each leaves a device code)
+#   device      device authorizations, 50 times as many (small, but each leaves a device code)
 #
 #   Benchmarks/store-soak.sh [requests-per-kind] [seconds-per-kind]     defaults: 1000, 120
 #
 # With CONFORMANCE=path/to/conformance, that binary is measured instead of a fresh release build
-# (an earlier build, copied aside, for a before-and-after). Everything binds 127.0.0.1; each kind
+# (an earlier build, copied aside, for a before-and-after); KINDS="par device" measures those only. Everything binds 127.0.0.1; each kind
 # stops after its count of requests or its seconds, whichever comes first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,7 +39,7 @@ trap cleanup EXIT
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
 
 echo "store-soak: $conformance, at most $requests requests or ${seconds}s per kind, loopback"
-for kind in journal assertions par device; do
+for kind in ${KINDS:-journal assertions par device}; do
   port=$(free_port)
   scenario=()
   [ "$kind" = assertions ] && scenario=(--scenario Benchmarks/client-secret-jwt.yaml)
@@ -52,6 +52,8 @@ for kind in journal assertions par device; do
   python3 - "$kind" "$port" "$served_pid" "$requests" "$seconds" <<'PY'
 import base64, hashlib, hmac, http.client, json, sys, time, uuid
 kind, port, pid, requests, seconds = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), float(sys.argv[5])
+if kind == "device":
+    requests *= 50
 base = f"http://127.0.0.1:{port}"
 basic = "Basic " + base64.b64encode(b"conformance-client:conformance-secret").decode()
 form = {"Content-Type": "application/x-www-form-urlencoded"}
@@ -70,12 +72,12 @@ def assertion():
     claims = {"iss": "conformance-client", "sub": "conformance-client", "aud": base + "/token",
               "iat": now, "exp": now + 60, "jti": uuid.uuid4().hex + "j" * 700_000}
     body = header + "." + b64url(json.dumps(claims).encode())
-    mac = hmac.new(b"conformance-secret", body.encode(), hashlib.sha256).digest()
+    mac = hmac.new(b"store-soak-client-secret-of-32-bytes", body.encode(), hashlib.sha256).digest()
     return body + "." + b64url(mac)
 
 def request():
     if kind == "journal":
-        return "/token", form, "grant_type=password&padding=" + "x" * (1 << 20)
+        return "/token", form, "grant_type=password&padding=" + "x" * 1_000_000
     if kind == "assertions":
         return "/token", form, ("grant_type=client_credentials&client_assertion_type="
                                 "urn%3Aietf%3Aparams%3Aoauth%3Aclient-assertion-type%3Ajwt-bearer"

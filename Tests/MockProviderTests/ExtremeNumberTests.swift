@@ -34,6 +34,24 @@ struct ExtremeNumberTests {
 
     static let refusal = "must be Unix seconds between 1970 and the year 9999"
 
+    /// An unreadable value is refused with `status`, naming the claim; a readable one is judged
+    /// by the other rules, whatever they say of it.
+    static func expectJudged(
+        _ answer: RunningProvider.Answer,
+        claim: String,
+        readable: Bool,
+        refusedWith status: Int,
+        _ label: String
+    ) {
+        let description = answer.json?["error_description"]?.stringValue
+        if readable {
+            #expect(description != "\(claim) " + refusal, "\(claim) \(label): \(answer.body)")
+        } else {
+            #expect(answer.status == status, "\(claim) \(label): \(answer.body)")
+            #expect(description == "\(claim) " + refusal, "\(claim) \(label)")
+        }
+    }
+
     @Test("a DPoP proof's iat", arguments: values)
     func dpopIssuedAt(label: String, value: JSONValue, readable: Bool) async throws {
         var settings = ProviderSettings()
@@ -43,13 +61,7 @@ struct ExtremeNumberTests {
             overrides.iat = value
             let proof = DPoPProofKey.es256().proof(url: provider.server.baseURL + "/token", overrides: overrides)
             let answer = try await DPoPTests().tokenRequest(provider, proof: proof)
-            let description = answer.json?["error_description"]?.stringValue
-            if readable {
-                #expect(description != "iat " + Self.refusal, "\(label): \(answer.body)")
-            } else {
-                #expect(answer.status == 400, "\(label): \(answer.body)")
-                #expect(description == "iat " + Self.refusal, "\(label)")
-            }
+            Self.expectJudged(answer, claim: "iat", readable: readable, refusedWith: 400, label)
             // Still serving.
             #expect(try await provider.passwordGrant().status == 200)
         }
@@ -63,13 +75,7 @@ struct ExtremeNumberTests {
                 if field == "iat" { claims.iat = value } else { claims.exp = value }
                 let assertion = try await ClientAssertionTests.assertion(claims)
                 let answer = try await ClientAssertionTests().tokenRequest(provider, assertion)
-                let description = answer.json?["error_description"]?.stringValue
-                if readable {
-                    #expect(description != "\(field) " + Self.refusal, "\(field) \(label): \(answer.body)")
-                } else {
-                    #expect(answer.status == 401, "\(field) \(label): \(answer.body)")
-                    #expect(description == "\(field) " + Self.refusal, "\(field) \(label)")
-                }
+                Self.expectJudged(answer, claim: field, readable: readable, refusedWith: 401, label)
             }
         }
     }
