@@ -1,4 +1,3 @@
-import DequeModule
 import Synchronization
 
 /// One request the provider received and what it answered, stamped with virtual time.
@@ -18,31 +17,50 @@ public struct JournalEntry: Sendable, Equatable {
     public var delivery: Delivery = .immediate
 }
 
-/// Every request and response, in arrival order. Bounded, so a long-running provider cannot
-/// grow without limit: past `capacity` the oldest entries are dropped and counted.
+/// Every request and response, in arrival order. Bounded in entries and in bytes, so a long-running
+/// provider cannot grow without limit however large the requests it is sent: past either bound the
+/// oldest entries are dropped and counted.
 public final class Journal: Sendable {
-    public let capacity: Int
-    private let state = Mutex<(entries: Deque<JournalEntry>, dropped: Int, next: Int)>(([], 0, 1))
+    /// 64 MiB: every request of a scenario run many times over, and 64 requests at the largest body
+    /// the server takes (1 MiB).
+    public static let defaultByteBudget = 64 << 20
 
-    public init(capacity: Int = 100_000) {
-        precondition(capacity > 0)
+    public let capacity: Int
+    public let byteBudget: Int
+    private let state: Mutex<(entries: BoundedQueue<JournalEntry>, dropped: Int, next: Int)>
+
+    public init(capacity: Int = 100_000, byteBudget: Int = Journal.defaultByteBudget) {
+        precondition(capacity > 0 && byteBudget > 0)
         self.capacity = capacity
+        self.byteBudget = byteBudget
+        self.state = Mutex((BoundedQueue(capacity: capacity, byteBudget: byteBudget), 0, 1))
     }
 
-    public var entries: [JournalEntry] { state.withLock { Array($0.entries) } }
+    public var entries: [JournalEntry] { state.withLock { Array($0.entries.elements) } }
     public var droppedCount: Int { state.withLock { $0.dropped } }
     /// The sequence number of the latest entry; 0 before the first.
     public var lastSequence: Int { state.withLock { $0.next - 1 } }
+    /// The bytes of the requests and responses kept.
+    public var bytes: Int { state.withLock { $0.entries.bytes } }
 
     func record(_ make: (_ sequence: Int) -> JournalEntry) {
         state.withLock { state in
-            state.entries.append(make(state.next))
+            let entry = make(state.next)
             state.next += 1
-            let overflow = state.entries.count - capacity
-            if overflow > 0 {
-                state.entries.removeFirst(overflow)
-                state.dropped += overflow
-            }
+            state.dropped += state.entries.append(entry, bytes: entry.bytes)
         }
+    }
+}
+
+extension JournalEntry {
+    /// What the entry holds of the wire, in UTF-8: targets, headers and bodies, and a form body
+    /// once more for its decoded fields.
+    var bytes: Int {
+        func size(_ headers: [HeaderField]) -> Int {
+            headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
+        }
+        let form = request.formFields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
+        return request.method.utf8.count + request.target.utf8.count + size(request.headers)
+            + request.body.utf8.count + form + size(response.headers) + response.body.utf8.count
     }
 }

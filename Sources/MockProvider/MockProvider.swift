@@ -52,15 +52,14 @@ public final class MockProvider: Sendable {
                     ? .registeredKey : .clientSecret(settings.client.secret),
                 // RFC 9126 §2: the PAR endpoint's URL is an audience too, for a push; so is the device
                 // authorization endpoint's, where the client authenticates as at the token endpoint
-                // (RFC 8628 §3.1) and a library addresses the assertion to the URL it posts to.
-                audiences: {
-                    origins.current.map {
-                        [
-                            $0.primary + Endpoint.token.path, $0.primary,
-                            $0.primary + Endpoint.pushedAuthorization.path,
-                            $0.primary + Endpoint.deviceAuthorization.path,
-                        ]
-                    } ?? []
+                // (RFC 8628 §3.1) and a library addresses the assertion to the URL it posts to. Each
+                // only where the assertion is posted: one for a push is no good at the token endpoint.
+                audiences: { request in
+                    guard let primary = origins.current?.primary else { return [] }
+                    let postedTo = Endpoint(path: request.path, listener: request.listener)
+                    let ownAudience = [Endpoint.pushedAuthorization, .deviceAuthorization].contains(postedTo)
+                    return [primary + Endpoint.token.path, primary]
+                        + (ownAudience ? [primary + request.path] : [])
                 },
                 unixNow: { Int(clock.now.timeIntervalSince1970) },
                 capacity: tokenCapacity

@@ -48,12 +48,10 @@ func error(_ failure: ClientFailure) -> JSONValue {
     return .object(error)
 }
 
+/// The harness's `now`; `nil` for anything but Unix seconds between 1970 and 9999, which no clock
+/// could be moved to.
 func date(_ value: JSONValue?) -> Date? {
-    switch value {
-    case .integer(let seconds)?: Date(timeIntervalSince1970: TimeInterval(seconds))
-    case .number(let seconds)?: Date(timeIntervalSince1970: seconds)
-    default: nil
-    }
+    value.flatMap(NumericDate.seconds).map { Date(timeIntervalSince1970: $0) }
 }
 
 /// The reset message's environment, as the reference client takes it in process.

@@ -11,8 +11,9 @@ struct ClientAssertionTests {
         var iss: String?
         var sub: String?
         var aud: String?
-        var exp: Int?
-        var iat: Int?
+        /// Any JSON value, so a test can send a fraction, a number beyond Int64 or a string.
+        var exp: JSONValue?
+        var iat: JSONValue?
         var jti: String?
         func verify(using algorithm: some JWTAlgorithm) async throws {}
     }
@@ -36,8 +37,8 @@ struct ClientAssertionTests {
             iss: "conformance-client",
             sub: "conformance-client",
             aud: provider.server.baseURL + "/token",
-            exp: Self.now + 60,
-            iat: Self.now,
+            exp: .integer(Self.now + 60),
+            iat: .integer(Self.now),
             jti: jti
         )
     }
@@ -132,9 +133,9 @@ struct ClientAssertionTests {
             var wrongIssuer = correct(provider)
             wrongIssuer.iss = "someone-else"
             var expired = correct(provider)
-            expired.exp = Self.now - 1
+            expired.exp = .integer(Self.now - 1)
             var future = correct(provider)
-            future.iat = Self.now + 3600
+            future.iat = .integer(Self.now + 3600)
             var noJTI = correct(provider)
             noJTI.jti = nil
             let cases: [(String, String, [(String, String)])] = [
@@ -160,6 +161,69 @@ struct ClientAssertionTests {
                 basic: provider.settings.client
             )
             #expect(bySecret.status == 401)
+        }
+    }
+
+    @Test("exp and iat are NumericDates (RFC 7519 §2): a fraction is read as the instant it names")
+    func fractionalTimes() async throws {
+        try await RunningProvider.with(Self.settings) { provider in
+            var fractional = correct(provider)
+            fractional.exp = .number(Double(Self.now) + 60.5)
+            fractional.iat = .number(Double(Self.now) - 0.5)
+            let accepted = try await tokenRequest(provider, try await Self.assertion(fractional))
+            #expect(accepted.status == 200, "\(accepted.body)")
+            var farFuture = correct(provider)
+            farFuture.iat = .number(1e300)
+            let refused = try await tokenRequest(provider, try await Self.assertion(farFuture))
+            #expect(refused.status == 401, "\(refused.body)")
+            #expect(
+                refused.json?["error_description"]?.stringValue
+                    == "iat must be Unix seconds between 1970 and the year 9999"
+            )
+        }
+    }
+
+    @Test("a body client_id other than the assertion's client is refused (RFC 7521 §4.2)")
+    func otherClientID() async throws {
+        try await RunningProvider.with(Self.settings) { provider in
+            let assertion = try await Self.assertion(correct(provider))
+            let answer = try await provider.token(
+                [
+                    ("grant_type", "client_credentials"), ("client_id", "another-client"),
+                    ("client_assertion_type", Self.assertionType), ("client_assertion", assertion),
+                ],
+                basic: nil
+            )
+            #expect(answer.status == 401, "\(answer.body)")
+            #expect(
+                answer.json?["error_description"]?.stringValue
+                    == "client_id is another-client, but the assertion is the client conformance-client's (RFC 7521 §4.2)"
+            )
+        }
+    }
+
+    @Test("an assertion addressed to the PAR or device authorization endpoint is no good at the token endpoint")
+    func audienceOfAnotherEndpoint() async throws {
+        try await RunningProvider.with(Self.settings) { provider in
+            for path in ["/par", "/device_authorization"] {
+                var claims = correct(provider)
+                claims.aud = provider.server.baseURL + path
+                let answer = try await tokenRequest(provider, try await Self.assertion(claims))
+                #expect(answer.status == 401, "\(path): \(answer.body)")
+                #expect(answer.json?["error_description"]?.stringValue?.hasPrefix("aud must be") == true)
+            }
+        }
+    }
+
+    @Test("a jti longer than 256 bytes is refused: the provider remembers jtis, and a 700 KB one is an attack")
+    func longJTI() async throws {
+        try await RunningProvider.with(Self.settings) { provider in
+            let long = correct(provider, jti: String(repeating: "j", count: 700_000))
+            let answer = try await tokenRequest(provider, try await Self.assertion(long))
+            #expect(answer.status == 401)
+            #expect(answer.json?["error_description"]?.stringValue == "jti must be 1 to 256 bytes")
+            let longest = correct(provider, jti: String(repeating: "j", count: 256))
+            #expect(try await tokenRequest(provider, try await Self.assertion(longest)).status == 200)
         }
     }
 }

@@ -60,6 +60,8 @@ struct DPoPProofKey {
         var alg: String?
         var privateJWK = false
         var badSignature = false
+        /// An `iat` of any JSON value instead of `issuedAt`: a fraction, a number beyond Int64, a string.
+        var iat: JSONValue?
     }
 
     func proof(
@@ -76,7 +78,8 @@ struct DPoPProofKey {
             "jwk": .object(jwk(withPrivateMember: overrides.privateJWK)),
         ])
         var claims: [String: JSONValue] = [
-            "jti": .string(jti), "htm": .string(method), "htu": .string(url), "iat": .integer(issuedAt),
+            "jti": .string(jti), "htm": .string(method), "htu": .string(url),
+            "iat": overrides.iat ?? .integer(issuedAt),
         ]
         if let accessToken {
             claims["ath"] = .string(Base64URL.encode(Data(SHA256.hash(data: Data(accessToken.utf8)))))

@@ -268,4 +268,32 @@ struct AdapterProcessTests {
         #expect(first == .success(status: 200, body: "1767225600.0"))
         #expect(second == .success(status: 200, body: "1767229200.5"))
     }
+
+    @Test(
+        "an adapter whose device_poll asks to wait 1e300 seconds: an error verdict naming the wait, and the run goes on"
+    )
+    func endlessWait() async throws {
+        let script = try ScriptAdapter()
+        defer { script.remove() }
+        let profile = script.profile(.endlessWait)
+        let factory = AdapterClientFactory(profile: profile)
+        let scenario = try Fixtures.scenario(
+            """
+            conformance: 1
+            id: device/endless-wait
+            title: The adapter asks to wait longer than any run
+            area: device
+            level: MUST
+            steps:
+              - device_sign_in:
+            expect:
+              - every_step: succeeds
+            """
+        )
+        let result = await ScenarioRunner().run(scenario, with: factory)
+        await factory.stop()
+        let shown = "\(result.verdict)"
+        #expect(shown.contains("wait"), "\(shown)")
+        #expect(shown.contains("1e+300"), "\(shown)")
+    }
 }

@@ -34,6 +34,26 @@ struct JSONResultTests {
         )
     }
 
+    /// A result file whose numbers are markers, to be replaced one at a time.
+    static func resultFileWithMarkers() -> String {
+        var first = record("refresh/one")
+        first.milliseconds = 434_343
+        first.checks = [
+            CheckResult(
+                kind: "count",
+                statement: "one",
+                passed: true,
+                expected: "1",
+                observed: "1",
+                evidence: [464_646]
+            )
+        ]
+        var run = result([], seed: 454_545)
+        run.milliseconds = 424_242
+        run.scenarios = [first, record("refresh/two")]
+        return JSONReport.render(run)
+    }
+
     @Test("a run's JSON result reads back equal, with its format, client, verdicts, checks and timelines")
     func roundTrip() async throws {
         let result = ConformanceResult(try await JUnitReportTests.mixedRun())
@@ -116,6 +136,19 @@ struct JSONResultTests {
         }
         #expect(throws: ResultFileProblem.self) {
             _ = try ResultMerge.merge([("1.json", first), ("2.json", Self.result(["refresh/b"], seed: 7))])
+        }
+    }
+
+    @Test("a result file whose times lie beyond any run is refused, naming the field")
+    func impossibleTimes() {
+        for (marker, field) in [("424242", ".milliseconds"), ("434343", ".scenarios[0].milliseconds")] {
+            let text = Self.resultFileWithMarkers().replacingOccurrences(of: marker, with: "9223372036854775807")
+            #expect(throws: ResultFileProblem.self) { _ = try JSONReport.read(Data(text.utf8), from: "result.json") }
+            do {
+                _ = try JSONReport.read(Data(text.utf8), from: "result.json")
+            } catch {
+                #expect("\(error)".contains(field), "\(error)")
+            }
         }
     }
 }

@@ -70,11 +70,9 @@ final class DPoPProofVerifier: Sendable {
             return invalid("htu must leave out the query and fragment")
         }
         guard Self.sameURI(htu, targetURI) else { return invalid("htu must be \(targetURI)") }
-        let issuedAt: Int
-        switch claims["iat"] {
-        case .integer(let seconds)?: issuedAt = seconds
-        case .number(let seconds)?: issuedAt = Int(seconds)
-        default: return invalid("iat is missing")
+        guard let iat = claims["iat"] else { return invalid("iat is missing") }
+        guard let issuedAt = NumericDate.wholeSeconds(iat) else {
+            return invalid("iat must be \(NumericDate.expected)")
         }
         let now = unixNow()
         guard issuedAt >= now - Int(DPoPPolicy.proofMaximumAge.seconds) else { return invalid("iat is too old") }
@@ -85,9 +83,8 @@ final class DPoPProofVerifier: Sendable {
                 return invalid("ath must be the base64url SHA-256 of the access token")
             }
         }
-        guard let jti = claims["jti"]?.stringValue, !jti.isEmpty, jti.utf8.count <= 256 else {
-            return invalid("jti is missing")
-        }
+        guard let jti = claims["jti"]?.stringValue, !jti.isEmpty else { return invalid("jti is missing") }
+        guard SeenIdentifiers.isAcceptable(jti) else { return invalid("jti must be \(SeenIdentifiers.expected)") }
         // Recorded before the nonce is looked at: the retry that adds the nonce is a new proof.
         guard seenJTIs.firstSighting(jti) else { return invalid("the proof's jti was used before (a replay)") }
         if let nonce, claims["nonce"]?.stringValue != nonce {

@@ -41,7 +41,14 @@ public struct DeviceAuthorizationPolicy: Sendable, Equatable {
 
 /// The device codes issued and what became of them. A poll earlier than the interval after the
 /// previous one is answered `slow_down`, and the interval grows by 5 seconds (RFC 8628 §3.5).
+/// Bounded: past `capacity` codes the oldest are forgotten, and so is a code that expired a
+/// lifetime ago (until then, a poll with it is told `expired_token`); a code's record has a fixed
+/// size, so the count bounds the bytes.
 final class DeviceCodes: Sendable {
+    static let defaultCapacity = 10_000
+    /// What one code's record takes, for the byte budget its count implies.
+    private static let recordBytes = 128
+
     enum PollAnswer {
         case pending
         case slowDown
@@ -52,6 +59,7 @@ final class DeviceCodes: Sendable {
     }
 
     private struct Issued {
+        var deviceCode: String
         var userCode: String
         var issuedAt: Duration
         var expiresAt: Duration
@@ -61,7 +69,11 @@ final class DeviceCodes: Sendable {
         var finished = false
     }
 
-    private let state = Mutex<(codes: [String: Issued], issued: Int)>(([:], 0))
+    private let state: Mutex<(codes: BoundedQueue<Issued>, issued: Int)>
+
+    init(capacity: Int = defaultCapacity) {
+        state = Mutex((BoundedQueue(capacity: capacity, byteBudget: capacity * Self.recordBytes), 0))
+    }
 
     /// A new device code and its user code.
     func issue(at now: Duration, policy: DeviceAuthorizationPolicy) -> (deviceCode: String, userCode: String) {
@@ -69,13 +81,30 @@ final class DeviceCodes: Sendable {
             state.issued += 1
             let deviceCode = "device-code-\(state.issued)"
             let userCode = "WDJB-MJH\(state.issued)"
-            state.codes[deviceCode] = Issued(
-                userCode: userCode,
-                issuedAt: now,
-                expiresAt: now + policy.expiresIn,
-                interval: policy.interval ?? DeviceAuthorizationPolicy.defaultInterval
+            state.codes.removeOldest { $0.expiresAt + ($0.expiresAt - $0.issuedAt) <= now }
+            state.codes.append(
+                Issued(
+                    deviceCode: deviceCode,
+                    userCode: userCode,
+                    issuedAt: now,
+                    expiresAt: now + policy.expiresIn,
+                    interval: policy.interval ?? DeviceAuthorizationPolicy.defaultInterval
+                ),
+                bytes: Self.recordBytes
             )
             return (deviceCode, userCode)
+        }
+    }
+
+    /// Changes the live (unfinished) code's record; `nil` when there is no such code.
+    private func withLiveCode<T: Sendable>(_ deviceCode: String, _ change: (inout Issued) -> T) -> T? {
+        state.withLock { state in
+            guard let index = state.codes.lastIndex(where: { $0.deviceCode == deviceCode && !$0.finished }) else {
+                return nil
+            }
+            var result: T?
+            state.codes.modify(at: index) { result = change(&$0) }
+            return result
         }
     }
 
@@ -83,20 +112,16 @@ final class DeviceCodes: Sendable {
     /// `approves_at_poll` counts every poll the client made), and a scripted `slow_down`
     /// lengthens the interval as the provider's own would.
     func noteScriptedPoll(_ deviceCode: String, at now: Duration, slowDown: Bool) {
-        state.withLock { state in
-            guard var code = state.codes[deviceCode], !code.finished else { return }
+        _ = withLiveCode(deviceCode) { code in
             code.lastPoll = now
             code.polls += 1
             if slowDown { code.interval += .seconds(5) }
-            state.codes[deviceCode] = code
         }
     }
 
     func poll(_ deviceCode: String, at now: Duration, policy: DeviceAuthorizationPolicy, subject: String) -> PollAnswer
     {
-        state.withLock { state in
-            guard var code = state.codes[deviceCode], !code.finished else { return .unknown }
-            defer { state.codes[deviceCode] = code }
+        withLiveCode(deviceCode) { code -> PollAnswer in
             guard now < code.expiresAt else { return .expired }
             let previous = code.lastPoll
             code.lastPoll = now
@@ -115,7 +140,7 @@ final class DeviceCodes: Sendable {
             code.finished = true
             if case .deniesAtPoll = policy.user { return .denied }
             return .approved(subject: subject)
-        }
+        } ?? .unknown
     }
 }
 

@@ -16,19 +16,37 @@ public struct PushedAuthorizationPolicy: Sendable, Equatable {
 
 /// The pushed requests not yet used: each `request_uri` is good once, before it expires
 /// (RFC 9126 §4: the authorization server "MUST" refuse an expired one, and treats it as one-time).
+/// Bounded, as what clients push must not grow the provider without limit: past `capacity` pushes
+/// or `byteBudget` bytes of parameters the oldest are forgotten, and so is a push that expired a
+/// lifetime ago (until then, using it is told "expired").
 final class PushedAuthorizationRequests: Sendable {
+    static let defaultCapacity = 1_000
+    /// 16 MiB: sixteen pushes at the largest body the server takes.
+    static let defaultByteBudget = 16 << 20
+
     private struct Pushed {
+        var uri: String
         var parameters: [String: String]
         var expiresAt: Duration
+        var lifetime: Duration
     }
 
-    private let state = Mutex<(pending: [String: Pushed], issued: Int)>(([:], 0))
+    private let state: Mutex<(pending: BoundedQueue<Pushed>, issued: Int)>
 
-    func push(_ parameters: [String: String], expiresAt: Duration) -> String {
+    init(capacity: Int = defaultCapacity, byteBudget: Int = defaultByteBudget) {
+        state = Mutex((BoundedQueue(capacity: capacity, byteBudget: byteBudget), 0))
+    }
+
+    func push(_ parameters: [String: String], at now: Duration, lifetime: Duration) -> String {
         state.withLock { state in
             state.issued += 1
             let uri = "urn:ietf:params:oauth:request_uri:par-\(state.issued)"
-            state.pending[uri] = Pushed(parameters: parameters, expiresAt: expiresAt)
+            state.pending.removeOldest { $0.expiresAt + $0.lifetime <= now }
+            let bytes = parameters.reduce(uri.utf8.count) { $0 + $1.key.utf8.count + $1.value.utf8.count }
+            state.pending.append(
+                Pushed(uri: uri, parameters: parameters, expiresAt: now + lifetime, lifetime: lifetime),
+                bytes: bytes
+            )
             return uri
         }
     }
@@ -36,7 +54,10 @@ final class PushedAuthorizationRequests: Sendable {
     /// The pushed parameters, consumed; or why the `request_uri` is no good.
     func redeem(_ uri: String, at now: Duration) -> Result<[String: String], PushedRequestProblem> {
         state.withLock { state in
-            guard let pushed = state.pending.removeValue(forKey: uri) else { return .failure(.unknownOrUsed) }
+            guard let index = state.pending.lastIndex(where: { $0.uri == uri }) else {
+                return .failure(.unknownOrUsed)
+            }
+            let pushed = state.pending.remove(at: index)
             guard now < pushed.expiresAt else { return .failure(.expired) }
             return .success(pushed.parameters)
         }
@@ -49,7 +70,7 @@ enum PushedRequestProblem: Error {
 
     var reason: String {
         switch self {
-        case .unknownOrUsed: "request_uri is unknown or was used already (RFC 9126 §4: one use)"
+        case .unknownOrUsed: "request_uri is unknown, was used already (RFC 9126 §4: one use) or expired long ago"
         case .expired: "request_uri has expired (RFC 9126 §2.2)"
         }
     }
@@ -80,7 +101,7 @@ struct PushedAuthorizationEndpoint: Sendable {
         guard parameters["response_type"] != nil else {
             return .oauthError(ScriptedOAuthError(code: "invalid_request", description: "response_type is missing"))
         }
-        let uri = requests.push(parameters, expiresAt: now + policy.requestURILifetime)
+        let uri = requests.push(parameters, at: now, lifetime: policy.requestURILifetime)
         return .json(
             201,
             sortedMembers: [

@@ -18,8 +18,9 @@ public enum ClientAuthenticationMethod: String, Sendable, Hashable, CaseIterable
 
 /// Verifies `private_key_jwt` and `client_secret_jwt` client assertions as RFC 7523 §3 says an
 /// authorization server must: the signature by the registered key (ES256) or the MAC with the
-/// client secret (HS256), `iss` and `sub` the client, `aud` the token endpoint or
-/// the issuer, `exp` not passed, `iat` (when present) not in the future, and a `jti` never seen before (RFC 7523 §3 item 7: a replayed
+/// client secret (HS256), `iss` and `sub` the client (and a `client_id` in the body too, RFC 7521
+/// §4.2), `aud` the token endpoint or the issuer, `exp` not passed, `iat` (when present) not in the
+/// future, both NumericDates, and a `jti` never seen before (RFC 7523 §3 item 7: a replayed
 /// assertion is refused). Remembers the `jti`s it accepted, bounded like the token ledger.
 final class ClientAssertionVerifier: Sendable {
     static let assertionType = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
@@ -36,9 +37,10 @@ final class ClientAssertionVerifier: Sendable {
 
     let clientID: String
     private let key: Key
-    /// The `aud` values accepted: the token endpoint's URL, the issuer and the PAR endpoint's URL
-    /// (RFC 9126 §2), once the server is bound.
-    private let audiences: @Sendable () -> [String]
+    /// The `aud` values accepted for a request: the token endpoint's URL and the issuer, and the
+    /// URL of the PAR endpoint (RFC 9126 §2) or the device authorization endpoint for a request
+    /// posted there, once the server is bound.
+    private let audiences: @Sendable (ProviderRequest) -> [String]
     /// Unix time of the virtual clock now.
     private let unixNow: @Sendable () -> Int
     private let seenJTIs: SeenIdentifiers
@@ -46,7 +48,7 @@ final class ClientAssertionVerifier: Sendable {
     init(
         clientID: String,
         key: Key = .registeredKey,
-        audiences: @escaping @Sendable () -> [String],
+        audiences: @escaping @Sendable (ProviderRequest) -> [String],
         unixNow: @escaping @Sendable () -> Int,
         capacity: Int = 100_000
     ) {
@@ -89,23 +91,29 @@ final class ClientAssertionVerifier: Sendable {
         guard claims["iss"]?.stringValue == clientID, claims["sub"]?.stringValue == clientID else {
             return "iss and sub must both be the client_id"
         }
+        if let bodyClientID = request.formField("client_id"), bodyClientID != clientID {
+            return "client_id is \(bodyClientID), but the assertion is the client \(clientID)'s (RFC 7521 §4.2)"
+        }
         let audience: [String] =
             switch claims["aud"] {
             case .string(let one)?: [one]
             case .array(let many)?: many.compactMap(\.stringValue)
             default: []
             }
-        guard audience.contains(where: audiences().contains) else {
+        guard audience.contains(where: audiences(request).contains) else {
             return
                 "aud must be the token endpoint, the issuer, or the PAR or device authorization endpoint the assertion is posted to"
         }
         let now = unixNow()
-        guard case .integer(let expiry)? = claims["exp"] else { return "exp is missing" }
+        guard let exp = claims["exp"] else { return "exp is missing" }
+        guard let expiry = NumericDate.wholeSeconds(exp) else { return "exp must be \(NumericDate.expected)" }
         guard expiry > now else { return "the assertion has expired (exp)" }
-        if case .integer(let issuedAt)? = claims["iat"], issuedAt > now + Self.allowedSkew {
-            return "the assertion was issued in the future (iat)"
+        if let iat = claims["iat"] {
+            guard let issuedAt = NumericDate.wholeSeconds(iat) else { return "iat must be \(NumericDate.expected)" }
+            guard issuedAt <= now + Self.allowedSkew else { return "the assertion was issued in the future (iat)" }
         }
         guard let jti = claims["jti"]?.stringValue, !jti.isEmpty else { return "jti is missing" }
+        guard SeenIdentifiers.isAcceptable(jti) else { return "jti must be \(SeenIdentifiers.expected)" }
         return seenJTIs.firstSighting(jti) ? nil : "the assertion's jti was used before (a replay)"
     }
 }

@@ -25,6 +25,8 @@ struct ScriptAdapter {
         case notUTF8 = "not-utf8"
         /// Refuses its first login with a fault text full of line breaks, DEL and terminal escapes.
         case hostileFault = "hostile-fault"
+        /// Shows a device prompt, then answers every device_poll with a wait of 1e300 seconds.
+        case endlessWait = "endless-wait"
     }
 
     /// A well-behaved adapter for everything but `login` and `request`, which it refuses as
@@ -48,7 +50,7 @@ struct ScriptAdapter {
             op = message["op"]
             print(f"adapter got {op}", file=sys.stderr, flush=True)
             if op == "hello":
-                answer(message, ok=True, protocol=2 if behaviour == "wrong-protocol" else 1, name="script", version="1", capabilities=["virtual_clock"])
+                answer(message, ok=True, protocol=2 if behaviour == "wrong-protocol" else 1, name="script", version="1", capabilities=["virtual_clock", "device_grant"])
             elif op == "login" and first_launch and behaviour == "crashes":
                 print("about to crash on purpose", file=sys.stderr, flush=True)
                 os._exit(3)
@@ -83,6 +85,10 @@ struct ScriptAdapter {
                 else:
                     sys.stdout.write(json.dumps({"id": message["id"] + 100, "ok": True}) + "\n")
                     sys.stdout.flush()
+            elif op == "device_authorization" and behaviour == "endless-wait":
+                answer(message, ok=True, user_code="CODE", verification_uri="http://127.0.0.1/device")
+            elif op == "device_poll" and behaviour == "endless-wait":
+                answer(message, ok=True, wait=1e300)
             elif op == "request":
                 answer(message, ok=True, status=200, body=repr(time.time()))
             elif op in ("login", "restart", "complete_authorization"):
@@ -108,7 +114,7 @@ struct ScriptAdapter {
             fakeTimeLibrary: fakeTime
                 ? AdapterProfileLoader.fakeTimeLibraryCandidates.first { FileManager.default.fileExists(atPath: $0) }
                 : nil,
-            capabilities: fakeTime ? [] : [.virtualClock],
+            capabilities: fakeTime ? [] : [.virtualClock, .deviceGrant],
             timeouts: .init(start: .seconds(20), operation: operationTimeout, scenario: .seconds(60))
         )
     }

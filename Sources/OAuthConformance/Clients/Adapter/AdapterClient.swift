@@ -102,21 +102,10 @@ actor AdapterClient: ClientUnderTest {
     func pollDeviceAuthorization() async -> DevicePoll {
         let op = "device_poll"
         guard let reply = await ask(op) else { return .finished(.failure(placeholder)) }
-        if reply.succeeded, let wait = reply.members["wait"] {
-            switch wait {
-            case .integer(let seconds) where seconds >= 0: return .waiting(.seconds(seconds))
-            case .number(let seconds) where seconds >= 0 && seconds.isFinite: return .waiting(.seconds(seconds))
-            default:
-                return .finished(
-                    .failure(
-                        record(
-                            AdapterFault(
-                                "the adapter's answer to \(op) has a wait that is not seconds: \(wait.serialized())"
-                            )
-                        )
-                    )
-                )
-            }
+        switch reply.devicePollWait(of: op) {
+        case .success(let wait)?: return .waiting(wait)
+        case .failure(let fault)?: return .finished(.failure(record(fault)))
+        case nil: break
         }
         switch reply.outcome(of: op) {
         case .success(let outcome): return .finished(outcome)

@@ -162,12 +162,19 @@ struct AdapterReply: Sendable {
             guard let access = tokens["access_token"]?.stringValue else {
                 return .failure(AdapterFault("the adapter's tokens have no access_token"))
             }
-            let expiresAt: Date? =
-                switch tokens["expires_at"] {
-                case .integer(let seconds)?: Date(timeIntervalSince1970: TimeInterval(seconds))
-                case .number(let seconds)?: Date(timeIntervalSince1970: seconds)
-                default: nil
+            var expiresAt: Date?
+            switch tokens["expires_at"] {
+            case nil, .null?: break
+            case let value?:
+                guard let seconds = NumericDate.seconds(value) else {
+                    return .failure(
+                        AdapterFault(
+                            "the adapter's tokens have an expires_at that is not \(NumericDate.expected): \(value.serialized())"
+                        )
+                    )
                 }
+                expiresAt = Date(timeIntervalSince1970: seconds)
+            }
             return .success(
                 StoredTokens(
                     accessToken: access,
@@ -178,6 +185,31 @@ struct AdapterReply: Sendable {
         case let other?:
             return .failure(AdapterFault("the adapter's tokens are neither an object nor null: \(other.serialized())"))
         }
+    }
+
+    /// The longest wait a `device_poll` answer may ask for: a day, as long as the runner polls at
+    /// all. A longer wait could only end the polling, and one of 1e300 seconds fits no clock.
+    static let longestDevicePollWait = Duration.seconds(86_400)
+
+    /// The `wait` of a `device_poll` answer, when the flow goes on: seconds, from 0 to
+    /// `longestDevicePollWait`. `nil` when the answer has no wait: the flow has ended.
+    func devicePollWait(of op: String) -> Result<Duration, AdapterFault>? {
+        guard succeeded, let wait = members["wait"] else { return nil }
+        let longest = Self.longestDevicePollWait
+        let seconds: Double? =
+            switch wait {
+            case .integer(let whole): Double(whole)
+            case .number(let fractional): fractional
+            default: nil
+            }
+        guard let seconds, (0...longest.seconds).contains(seconds) else {
+            return .failure(
+                AdapterFault(
+                    "the adapter's answer to \(op) has a wait that is not seconds from 0 to \(Int(longest.seconds)): \(wait.serialized())"
+                )
+            )
+        }
+        return .success(.milliseconds(Int64((seconds * 1000).rounded())))
     }
 
     /// The `identity` answer: `null`, or the `iss` and `sub` of the ID token the client accepted.

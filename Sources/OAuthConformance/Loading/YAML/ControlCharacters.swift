@@ -1,14 +1,27 @@
-/// The characters scenario text may not hold: the C0 controls but tab and newline, DEL and the C1
-/// controls. None has a use in a title, a message or a header value; in a header value the client
-/// refuses the whole response ("invalid character in header"), and in a title it garbles the terminal.
+/// The characters scenario text may not hold: the C0 controls but tab and newline, DEL, the C1
+/// controls and the bidirectional formatting characters. None has a use in a title, a message or a
+/// header value; in a header value the client refuses the whole response ("invalid character in
+/// header"), in a title a control garbles the terminal, and a bidirectional one shows the text in
+/// another order than it has ("Trojan Source", CVE-2021-42574).
 enum ControlCharacters {
     static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x09, 0x0A: false
         case 0x00...0x1F, 0x7F...0x9F: true
-        default: false
+        default: isBidirectional(scalar)
         }
     }
+
+    /// Unicode's bidirectional formatting characters (UAX #9 §2): the embeddings, overrides and
+    /// isolates, their terminators, and the implicit marks ALM, LRM and RLM.
+    static func isBidirectional(_ scalar: Unicode.Scalar) -> Bool {
+        bidirectionalAbbreviations[scalar.value] != nil
+    }
+
+    private static let bidirectionalAbbreviations: [UInt32: String] = [
+        0x061C: "ALM", 0x200E: "LRM", 0x200F: "RLM", 0x202A: "LRE", 0x202B: "RLE", 0x202C: "PDF", 0x202D: "LRO",
+        0x202E: "RLO", 0x2066: "LRI", 0x2067: "RLI", 0x2068: "FSI", 0x2069: "PDI",
+    ]
 
     /// In the file itself a CR ends a line (Windows writes CR LF); only in a value is it a control.
     static func isForbiddenInSource(_ scalar: Unicode.Scalar) -> Bool {
@@ -17,10 +30,12 @@ enum ControlCharacters {
 
     /// False when the UTF-8 text certainly holds none of them, which its bytes tell faster than
     /// its decoded characters: each is one byte below 0x20 or 0x7F, or 0xC2 and a second byte
-    /// (as is "§", and a CR may end a line of a file, so true is only a maybe).
+    /// (as is "§"), or starts with 0xD8 or 0xE2 (as do "—" and "→"; and a CR may end a line of a
+    /// file, so true is only a maybe).
     static func mayBeIn(_ utf8: String.UTF8View) -> Bool {
         let mayStartOne = { (byte: UInt8) in
-            (byte < 0x20 && byte != 0x09 && byte != 0x0A) || byte == 0x7F || byte == 0xC2
+            (byte < 0x20 && byte != 0x09 && byte != 0x0A) || byte == 0x7F || byte == 0xC2 || byte == 0xD8
+                || byte == 0xE2
         }
         return utf8.withContiguousStorageIfAvailable { $0.contains(where: mayStartOne) }
             ?? utf8.contains(where: mayStartOne)
@@ -44,7 +59,7 @@ enum ControlCharacters {
             case 0x00...0x20: c0Abbreviations[Int(scalar.value)]
             case 0x7F: "DEL"
             case 0x85: "NEL"
-            default: nil
+            default: bidirectionalAbbreviations[scalar.value]
             }
         return abbreviation.map { "\(code) (\($0))" } ?? code
     }

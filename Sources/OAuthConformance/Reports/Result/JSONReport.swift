@@ -33,11 +33,29 @@ public enum JSONReport {
                     "result format \(format) is not supported; this harness reads format \(ConformanceResult.currentFormat)"
             )
         }
+        let result: ConformanceResult
         do {
-            return try decoder.decode(ConformanceResult.self, from: data)
+            result = try decoder.decode(ConformanceResult.self, from: data)
         } catch {
             throw ResultFileProblem(file: file, message: "not a valid format \(format) result: \(Self.describe(error))")
         }
+        if let impossible = Self.impossibleTime(in: result) {
+            throw ResultFileProblem(file: file, message: "not a valid format \(format) result: \(impossible)")
+        }
+        return result
+    }
+
+    /// The longest a run or a scenario can have taken, in milliseconds: a hundred years. Reports
+    /// add the times up and turn them into dates; a time beyond it is no run's, and would overflow.
+    static let longestMilliseconds = 100 * 365 * 86_400 * 1000
+
+    /// Which time of the result no run could have taken, if one is.
+    private static func impossibleTime(in result: ConformanceResult) -> String? {
+        let possible = 0...longestMilliseconds
+        let problem = "is not a number of milliseconds from 0 to \(longestMilliseconds)"
+        guard possible.contains(result.milliseconds) else { return ".milliseconds \(problem)" }
+        let index = result.scenarios.firstIndex { !possible.contains($0.milliseconds) }
+        return index.map { ".scenarios[\($0)].milliseconds \(problem)" }
     }
 
     public static func read(file: String) throws(ResultFileProblem) -> ConformanceResult {

@@ -2,20 +2,26 @@
 /// allowed to break a file format or a terminal, and never allowed to grow a report without bound.
 public enum ReportText {
     /// Without terminal escape sequences and without the characters XML 1.0 forbids (NUL, most
-    /// C0 controls, unpaired surrogates cannot occur in a Swift string, U+FFFE and U+FFFF).
-    /// Invalid UTF-8 never gets this far: decoding it with `String(decoding:as:)` already
-    /// replaced it with U+FFFD.
+    /// C0 controls, unpaired surrogates cannot occur in a Swift string, U+FFFE and U+FFFF), and
+    /// with the bidirectional formatting characters written as visible escapes (`\u{202E}`), so
+    /// no text shows in another order than it has. Invalid UTF-8 never gets this far: decoding it
+    /// with `String(decoding:as:)` already replaced it with U+FFFD.
     public static func sanitized(_ text: String) -> String {
         var result = String.UnicodeScalarView()
         for scalar in withoutTerminalEscapes(text).unicodeScalars where isAllowed(scalar) {
-            result.append(scalar)
+            if ControlCharacters.isBidirectional(scalar) {
+                result.append(contentsOf: escape(scalar).unicodeScalars)
+            } else {
+                result.append(scalar)
+            }
         }
         return String(result)
     }
 
-    /// Without terminal escape sequences, and with every control character (C0, DEL, C1) written
-    /// as a visible escape (`\r`, `\u{7F}`), line feeds and tabs too unless `keepingLineBreaks`:
-    /// for a console line or a Markdown list item, which a client's text must not split or garble.
+    /// Without terminal escape sequences, and with every control character (C0, DEL, C1, and the
+    /// bidirectional ones) written as a visible escape (`\r`, `\u{7F}`, `\u{202E}`), line feeds
+    /// and tabs too unless `keepingLineBreaks`: for a console line or a Markdown list item, which a
+    /// client's text must not split, garble or reorder.
     public static func visible(_ text: String, keepingLineBreaks: Bool = false) -> String {
         var result = ""
         for scalar in withoutTerminalEscapes(text).unicodeScalars {
@@ -24,12 +30,18 @@ public enum ReportText {
             case 0x0A: result += "\\n"
             case 0x09: result += "\\t"
             case 0x0D: result += "\\r"
-            case 0x00...0x1F, 0x7F...0x9F: result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            case 0x00...0x1F, 0x7F...0x9F: result += escape(scalar)
+            case _ where ControlCharacters.isBidirectional(scalar): result += escape(scalar)
             case _ where isAllowed(scalar): result.unicodeScalars.append(scalar)
             default: break
             }
         }
         return result
+    }
+
+    /// `\u{202E}`: the character's code, where the character itself would do harm.
+    private static func escape(_ scalar: Unicode.Scalar) -> String {
+        "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
     }
 
     /// At most `limit` Unicode scalars, with a note saying how much was cut; `nil` when nothing was.
