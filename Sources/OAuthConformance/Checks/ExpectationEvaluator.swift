@@ -113,7 +113,8 @@ public struct ExpectationEvaluator: Sendable {
         case .devicePollingPaced:
             return devicePollingPaced(result: result)
         case .clientErrors(let bound):
-            let errors = clientReports.filter { !$0.outcome.succeeded }
+            // Raised errors only: an HTTP answer handed to the application (a 401, say) is no error.
+            let errors = clientReports.filter { $0.outcome.failure != nil }
             return result(
                 bound.admits(errors.count),
                 expected: bound.description,
