@@ -103,7 +103,11 @@ struct OverlapCountingClientFactory: ClientFactory {
     }
 
     func makeClient(for environment: ClientEnvironment) async throws -> any ClientUnderTest {
-        OverlapCountingClient(counter: counter, failingCall: failingCall)
+        OverlapCountingClient(
+            inner: try await ReferenceClientFactory().makeClient(for: environment),
+            counter: counter,
+            failingCall: failingCall
+        )
     }
 }
 
@@ -122,19 +126,22 @@ actor OverlapCounter {
     func leave() { inFlight -= 1 }
 }
 
+/// The reference client, each of whose calls first holds for 300 ms in the counter; the call
+/// numbered `failingCall` fails there instead of being made.
 struct OverlapCountingClient: ClientUnderTest {
+    let inner: any ClientUnderTest
     let counter: OverlapCounter
     let failingCall: Int?
 
-    func login(_ grant: GrantType) async -> ClientOutcome { .success(status: 200, body: "") }
+    func login(_ grant: GrantType) async -> ClientOutcome { await inner.login(grant) }
 
     func request(method: String, url: String) async -> ClientOutcome {
         let call = await counter.enter()
         try? await Task.sleep(for: .milliseconds(300))
         await counter.leave()
-        return call == failingCall
-            ? .failure(ClientFailure(.transient, message: "call \(call) failed")) : .success(status: 200, body: "")
+        guard call != failingCall else { return .failure(ClientFailure(.transient, message: "call \(call) failed")) }
+        return await inner.request(method: method, url: url)
     }
 
-    func shutdown() async {}
+    func shutdown() async { await inner.shutdown() }
 }

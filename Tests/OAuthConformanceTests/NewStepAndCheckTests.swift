@@ -122,6 +122,7 @@ struct NewStepAndCheckTests {
         area: concurrency
         level: SHOULD
         steps:
+          - login: password
           - concurrently: { times: \(times), step: { request: GET /resource } }
             outcome: succeeds
         expect:
@@ -136,7 +137,7 @@ struct NewStepAndCheckTests {
         #expect(result.verdict == .passed, "\(result.failedChecks.map(\.summary))")
         // Each call holds for 300 ms; run one after another, no two would ever be in flight together.
         #expect(await factory.counter.mostInFlight == 10)
-        #expect(result.transcript?.steps.first?.result.clientOutcomes.count == 10)
+        #expect(result.transcript?.steps.last?.result.clientOutcomes.count == 10)
     }
 
     @Test("one failing operation of a concurrent step fails every_step and the step's outcome, saying which")
@@ -145,13 +146,13 @@ struct NewStepAndCheckTests {
         let result = await ScenarioRunner().run(try Fixtures.scenario(Self.concurrent(times: 5)), with: factory)
         #expect(result.verdict == .failed)
         let outcome = try #require(
-            result.failedChecks.first { $0.statement == "step 1 (5 × request GET /resource concurrently) outcome" }
+            result.failedChecks.first { $0.statement == "step 2 (5 × request GET /resource concurrently) outcome" }
         )
         #expect(outcome.expected == "success for each of the 5")
         #expect(outcome.observed.contains("4 × succeeded with HTTP 200"))
         #expect(outcome.observed.contains("1 × failed: transient: call 3 failed"))
         let every = try #require(result.failedChecks.first { $0.statement == "every step succeeds" })
-        #expect(every.observed.hasPrefix("step 1 (5 × request GET /resource concurrently) no. "))
+        #expect(every.observed.hasPrefix("step 2 (5 × request GET /resource concurrently) no. "))
     }
 
     @Test("the built-in concurrency scenario: twenty requests at one instant, one refresh before them")

@@ -61,7 +61,7 @@ struct VerdictTruthTests {
         #expect(line.hasPrefix("WARN   retry/401-storm-bounded"))
         #expect(
             console.details(for: run.results[0]).contains {
-                $0.contains("✗ number of token requests (grant refresh_token) is at most 1 [SHOULD]")
+                $0.contains("✗ number of token requests (from step 2 on) is at most 1 [SHOULD]")
             }
         )
         let json = JSONReport.render(result)
@@ -99,7 +99,7 @@ struct VerdictTruthTests {
         #expect(lenient.status == 0, "\(lenient.standardOutput)\(lenient.standardError)")
         #expect(lenient.standardOutput.contains("WARN   concurrency/one-refresh-for-concurrent-expired-requests"))
         #expect(
-            lenient.standardOutput.contains("✗ number of token requests (grant refresh_token) is exactly 1 [SHOULD]")
+            lenient.standardOutput.contains("✗ number of token requests (from step 2 on) is exactly 1 [SHOULD]")
         )
         #expect(lenient.standardOutput.contains("0 errors, 1 tolerated failures"))
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
@@ -217,9 +217,13 @@ struct VerdictTruthTests {
             errorType: "builtins.AttributeError"
         )
         #expect(try await verdict(crash, expecting: "{ error: {} }") == .failed)
+        // An operation the client lacks is no refusal either: the judged step skips the scenario.
         #expect(
             try await verdict(ClientFailure(.unsupported, message: "not implemented"), expecting: "{ error: {} }")
-                == .failed
+                == .skipped(
+                    reason:
+                        "step 2 (request GET /resource): the client does not support request GET /resource (it answered unsupported: not implemented)"
+                )
         )
         #expect(
             try await verdict(
