@@ -1,0 +1,106 @@
+import AsyncHTTPClient
+import Foundation
+import MockProvider
+import NIOCore
+import NIOHTTP1
+import NIOSSL
+
+/// The authorization code flow (RFC 6749 §4.1): PKCE S256, `state` and `iss` checked, the
+/// request pushed first when the provider takes pushes (RFC 9126).
+extension ReferenceClient {
+    public func authorizationURL() async -> Result<String, ClientFailure> {
+        await startAuthorization(nonce: nil)
+    }
+
+    func startAuthorization(nonce: String?) async -> Result<String, ClientFailure> {
+        guard let endpoint = configuration.authorizationEndpointURL, let redirectURI = configuration.redirectURI else {
+            return .failure(
+                ClientFailure(.unsupported, message: "no authorization endpoint or redirect URI configured")
+            )
+        }
+        let request = AuthorizationRequest(
+            state: behaviour.unguessableState ? AuthorizationRequest.random() : "state",
+            codeVerifier: AuthorizationRequest.random(),
+            redirectURI: redirectURI,
+            nonce: nonce
+        )
+        pendingAuthorization = request
+        let clientID = configuration.client.id
+        guard let pusher = authorizationPusher() else {
+            return .success(request.url(endpoint: endpoint, clientID: clientID, pkce: behaviour.pkce))
+        }
+        if !behaviour.pushesEveryAuthorization, let pushedURL { return .success(pushedURL) }
+        let pushed = await pusher.push(
+            request.parameters(clientID: clientID, pkce: behaviour.pkce),
+            clientID: clientID,
+            authorizationEndpoint: endpoint
+        )
+        if case .failure = pushed, behaviour.fallsBackToFrontChannel {
+            // The defect's application sends the request the old way when the push fails.
+            return .success(request.url(endpoint: endpoint, clientID: clientID, pkce: behaviour.pkce))
+        }
+        pushedURL = try? pushed.get()
+        return pushed
+    }
+
+    /// RFC 9126: made when the environment names a pushed authorization request endpoint.
+    func authorizationPusher() -> AuthorizationPusher? {
+        guard behaviour.pushesAuthorizationRequests, let endpoint = configuration.pushedAuthorizationEndpointURL else {
+            return nil
+        }
+        return AuthorizationPusher(endpointURL: endpoint) { [weak self] url, form in
+            guard let self else { return .failure(ClientFailure(.unexpected, message: "the client is gone")) }
+            return await self.pushAuthorization(url, form)
+        }
+    }
+
+    func pushAuthorization(
+        _ url: String,
+        _ fields: [(String, String)]
+    ) async -> Result<(Int, String), ClientFailure> {
+        let request: HTTPClientRequest
+        switch await authenticatedPost(to: url, fields) {
+        case .success(let built): request = built.0
+        case .failure(let failure): return .failure(failure)
+        }
+        do {
+            let answer = try await exchange(request)
+            return .success((answer.status, answer.body))
+        } catch {
+            return .failure(Self.transportFailure(error))
+        }
+    }
+
+    public func completeAuthorization(redirectURL: String) async -> ClientOutcome {
+        // One redirect per request: a replayed redirect finds nothing pending.
+        guard let request = pendingAuthorization else {
+            return .failure(
+                ClientFailure(
+                    .protocolViolation,
+                    message: "an authorization response arrived, but no authorization request is pending"
+                )
+            )
+        }
+        pendingAuthorization = nil
+        switch request.read(redirect: redirectURL, expectedIssuer: configuration.issuer ?? "", behaviour: behaviour) {
+        case .failure(let failure):
+            return .failure(failure)
+        case .success(.error(let code, let description)):
+            let category: ErrorCategory = code == "access_denied" ? .authorizationRequired : .oauthError
+            return .failure(
+                ClientFailure(
+                    category,
+                    oauthError: code,
+                    message: "the authorization request was refused: \(code)\(description.map { " (\($0))" } ?? "")"
+                )
+            )
+        case .success(.code(let code)):
+            var form = [
+                ("grant_type", GrantType.authorizationCode.rawValue), ("code", code),
+                ("redirect_uri", request.redirectURI),
+            ]
+            if behaviour.pkce != .none { form.append(("code_verifier", request.codeVerifier)) }
+            return await obtainTokens(form, grant: .authorizationCode, signInNonce: request.nonce)
+        }
+    }
+}

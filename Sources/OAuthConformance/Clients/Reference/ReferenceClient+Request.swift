@@ -1,0 +1,104 @@
+import AsyncHTTPClient
+import Foundation
+import MockProvider
+import NIOCore
+import NIOHTTP1
+import NIOSSL
+
+/// Calling the resource as the application would: the token attached, a 401 recovered once.
+extension ReferenceClient {
+    public func request(method: String, url: String) async -> ClientOutcome {
+        if let appServer = configuration.appServerTokenEndpointURL, AppServerSession.isSameOrigin(url, as: appServer) {
+            guard let appServerSession else {
+                return .failure(
+                    ClientFailure(
+                        .authorizationRequired,
+                        message: "no session at the app server: exchange the sign-in first"
+                    )
+                )
+            }
+            return await appServerSession.request(method: method, url: url)
+        }
+        guard behaviour.callsTheResource else {
+            return .failure(ClientFailure(.protocolViolation, message: "the call was not sent"))
+        }
+        var sentToken: String
+        switch await usableAccessToken() {
+        case .success(let token): sentToken = token
+        case .failure where !behaviour.keepsTokensWhenRefreshFails && tokens == nil:
+            // The defect's application carries on without a token, as if the call needed none.
+            return await sendUnauthenticated(method: method, url: url)
+        case .failure(let failure): return .failure(failure)
+        }
+        do {
+            var answer = try await send(method: method, url: url, bearer: sentToken)
+            var rounds = 0
+            while isRecoverable(answer) {
+                guard rounds < behaviour.replayRoundsPer401 else {
+                    return .failure(
+                        ClientFailure(
+                            .authorizationRequired,
+                            message: "the resource rejected the refreshed access token too (\(answer.status))"
+                        )
+                    )
+                }
+                rounds += 1
+                let replayToken: String
+                switch behaviour.unauthorizedRecovery {
+                case .none:
+                    return .failure(
+                        ClientFailure(.authorizationRequired, message: "the resource rejected the access token (401)")
+                    )
+                case .refreshAndReplayOnce, .replayWithStaleToken:
+                    // RR-06: a concurrent request may already have replaced the rejected token.
+                    if behaviour.replaysStaleCredentialWithoutRefresh, let current = tokens?.accessToken,
+                        current != sentToken
+                    {
+                        replayToken = current
+                    } else {
+                        switch await refresh() {
+                        case .success(let refreshed): replayToken = refreshed.accessToken
+                        case .failure where behaviour.replaysAfterFailedRefresh: replayToken = sentToken
+                        case .failure(let failure): return .failure(failure)
+                        }
+                    }
+                }
+                sentToken = behaviour.unauthorizedRecovery == .replayWithStaleToken ? sentToken : replayToken
+                answer = try await send(method: method, url: url, bearer: sentToken)
+            }
+            if rounds > 0, answer.status == 401 {
+                return .failure(
+                    ClientFailure(
+                        .authorizationRequired,
+                        message: "the resource rejected the refreshed access token too (401)"
+                    )
+                )
+            }
+            return .success(status: answer.status, body: answer.body)
+        } catch {
+            return .failure(Self.transportFailure(error))
+        }
+    }
+
+    func sendUnauthenticated(method: String, url: String) async -> ClientOutcome {
+        var request = HTTPClientRequest(url: url)
+        request.method = HTTPMethod(rawValue: method)
+        do {
+            let answer = try await exchange(request)
+            return .success(status: answer.status, body: answer.body)
+        } catch {
+            return .failure(Self.transportFailure(error))
+        }
+    }
+
+    /// A 401 `invalid_token` can be cured by a new token; a 403 `insufficient_scope` cannot (RFC 6750 §3.1).
+    func isRecoverable(_ answer: Answer) -> Bool {
+        switch answer.status {
+        case 401: Self.isInvalidTokenChallenge(answer.headers)
+        case 403:
+            behaviour.refreshesOnInsufficientScope
+                && answer.headers["WWW-Authenticate"].contains { $0.lowercased().contains("insufficient_scope") }
+        default: false
+        }
+    }
+}
