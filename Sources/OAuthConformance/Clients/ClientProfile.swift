@@ -1,0 +1,40 @@
+/// What a client declares: scenarios take policy values from here instead of hard-coding them.
+public struct ClientProfile: Sendable, Equatable {
+    public var name: String
+    public var version: String
+    public var capabilities: Set<Capability>
+    /// How long before expiry the client refreshes proactively.
+    public var refreshWindow: Duration?
+    /// What the client makes of a token response without `expires_in`; `nil` when it does not say.
+    public var missingExpiresIn: MissingExpiresInPolicy?
+    /// The leeway the client allows on an ID token's `exp` and `iat` (OIDC Core §3.1.3.7 steps 9
+    /// and 10 leave it to the client); `nil` when it does not say, and scenarios written around
+    /// it are skipped.
+    public var idTokenClockSkew: Duration?
+    /// The shortest time the client leaves between two JWKS fetches prompted by a `kid` it does not
+    /// know (zero: at most one per such token); `nil` when it does not say.
+    public var jwksRefetchInterval: Duration?
+    /// Scenarios the client is known to fail: reported as expected failures, not as failures,
+    /// so CI stays green on known gaps; one of them that passes is reported as a failure.
+    public var expectedFailures: [ExpectedFailure]
+
+    public init(
+        name: String,
+        version: String,
+        capabilities: Set<Capability>,
+        refreshWindow: Duration?,
+        missingExpiresIn: MissingExpiresInPolicy? = nil,
+        idTokenClockSkew: Duration? = nil,
+        jwksRefetchInterval: Duration? = nil,
+        expectedFailures: [ExpectedFailure] = []
+    ) {
+        self.name = name
+        self.version = version
+        self.capabilities = capabilities
+        self.refreshWindow = refreshWindow
+        self.missingExpiresIn = missingExpiresIn
+        self.idTokenClockSkew = idTokenClockSkew
+        self.jwksRefetchInterval = jwksRefetchInterval
+        self.expectedFailures = expectedFailures
+    }
+}
