@@ -38,9 +38,13 @@ public final class VirtualClock: Sendable {
     /// The virtual wall-clock instant, for clients that think in dates.
     public var now: Date { origin.addingTimeInterval(elapsed.seconds) }
 
+    /// Virtual time ends with the year 9999 (`NumericDate.latest`): a wait beyond it, which only a
+    /// number from outside asks for (a scripted polling interval of Int.max seconds), leaves the
+    /// clock there, where every instant still converts to whole Unix seconds.
     public func advance(by amount: Duration) {
         precondition(amount >= .zero, "virtual time never runs backwards")
-        elapsedSinceOrigin.withLock { $0 += amount }
+        let end = Duration.seconds(Double(NumericDate.latest) - origin.timeIntervalSince1970)
+        elapsedSinceOrigin.withLock { $0 += min(amount, max(end - $0, .zero)) }
     }
 
     /// Moves to `instant` if it lies ahead; an instant already passed leaves the clock where it is.
@@ -51,9 +55,10 @@ public final class VirtualClock: Sendable {
 }
 
 extension Duration {
-    /// The duration as fractional seconds, for arithmetic with `Date` and for display.
+    /// The duration as fractional seconds, for arithmetic with `Date` and for display. Read from
+    /// the attoseconds, since `components` traps past Int64.max seconds.
     public var seconds: Double {
-        let parts = components
-        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+        let (whole, fraction) = attoseconds.quotientAndRemainder(dividingBy: 1_000_000_000_000_000_000)
+        return Double(whole) + Double(fraction) / 1e18
     }
 }

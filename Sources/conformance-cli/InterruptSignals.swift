@@ -1,11 +1,13 @@
 import Dispatch
 import Foundation
+import OAuthConformance
 import Synchronization
 
 /// SIGINT and SIGTERM turned into an orderly stop: the first one calls `onInterrupt` (which
 /// cancels the suite, so the reports are still written); a second one exits at once, for when
-/// stopping takes too long. The exit status is 128 + the signal number (130 for SIGINT, 143 for
-/// SIGTERM), as shells report a program a signal ended.
+/// stopping takes too long, after killing every running adapter and what it started. The exit
+/// status is 128 + the signal number (130 for SIGINT, 143 for SIGTERM), as shells report a
+/// program a signal ended.
 final class InterruptSignals {
     static let watched: [Int32] = [SIGINT, SIGTERM]
 
@@ -20,7 +22,10 @@ final class InterruptSignals {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler { [caught] in
-                guard caught.record(number) else { exit(128 + number) }
+                guard caught.record(number) else {
+                    RunningAdapters.killAll()
+                    exit(128 + number)
+                }
                 Console.error(
                     "conformance: \(number == SIGINT ? "SIGINT" : "SIGTERM") received; \(stopping) (again to quit at once)"
                 )

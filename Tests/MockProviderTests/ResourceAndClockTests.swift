@@ -52,6 +52,16 @@ struct ResourceAndClockTests {
         }
     }
 
+    @Test("a wait of Int.max seconds stops the virtual clock at the end of 9999, still whole Unix seconds")
+    func clockEndsWithTheYear9999() {
+        let clock = VirtualClock()
+        clock.advance(by: .seconds(Int.max))
+        #expect(Int(exactly: clock.now.timeIntervalSince1970) == NumericDate.latest)
+        clock.advance(by: .seconds(Int.max))
+        #expect(Int(exactly: clock.now.timeIntervalSince1970) == NumericDate.latest)
+        #expect(clock.elapsed.seconds == Double(NumericDate.latest) - VirtualClock.defaultOrigin.timeIntervalSince1970)
+    }
+
     @Test("the journal records virtual time, request, form fields, status and the rule applied")
     func journal() async throws {
         let settings = ProviderSettings(rules: [

@@ -172,6 +172,77 @@ struct AdapterProcessTests {
         #expect(!script.helperFinished)
     }
 
+    @Test("a helper an adapter starts in a session of its own (setsid) does not outlive the run")
+    func daemonizedHelper() async throws {
+        let (results, script) = try await runTwo(.daemonizes)
+        defer {
+            script.killLeftovers()
+            script.remove()
+        }
+        #expect(results.allSatisfy { $0.verdict == .passed })
+        let pids = script.pids()
+        #expect(pids.count == 3, "the adapter and a helper for each scenario's login: \(pids)")
+        // Not even zombies: the harness adopts what its adapters leave and reaps what it kills.
+        for pid in pids { #expect(kill(pid, 0) != 0 && errno == ESRCH, "process \(pid) outlived the run") }
+    }
+
+    /// Signals of one kind that arrive together merge into one, so the test stops the harness,
+    /// sends SIGINT and then SIGTERM, and lets it go on: it sees two signals, the second while the
+    /// first is being handled, however busy the machine is.
+    @Test("a second signal quits at once, and kills the adapter and its helper first")
+    func quitAtOnce() async throws {
+        let script = try ScriptAdapter()
+        defer {
+            script.killLeftovers()
+            script.remove()
+        }
+        let profile = try script.profileFile(.hangs, operationTimeout: "300s")
+        let scenario = script.folder.appendingPathComponent("scenario.yaml")
+        try ScriptAdapter.scenarioText("errors/hangs").write(to: scenario, atomically: true, encoding: .utf8)
+        let errors = script.folder.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+
+        let harness = Process()
+        harness.executableURL = PackageFiles.conformanceExecutable
+        harness.arguments = ["run", "--client", profile.path, scenario.path]
+        harness.standardOutput = FileHandle.nullDevice
+        harness.standardError = try FileHandle(forWritingTo: errors)
+        harness.standardInput = FileHandle.nullDevice
+        try harness.run()
+        defer { if harness.isRunning { kill(harness.processIdentifier, SIGKILL) } }
+
+        // The adapter hangs in its login once it has started its helper.
+        let started = Date()
+        while harness.isRunning, script.pids().count < 2, Date().timeIntervalSince(started) < 60 {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try #require(script.pids().count == 2, "the adapter did not start its helper")
+        kill(harness.processIdentifier, SIGSTOP)
+        kill(harness.processIdentifier, SIGINT)
+        kill(harness.processIdentifier, SIGTERM)
+        kill(harness.processIdentifier, SIGCONT)
+        // Process.isRunning turns false only once every process holding a descriptor the harness
+        // inherited has closed it, adapters included: watch the harness itself.
+        let signalled = Date()
+        while !processIsGone(harness.processIdentifier), Date().timeIntervalSince(signalled) < 30 {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try #require(
+            processIsGone(harness.processIdentifier),
+            "conformance did not quit within 30 s of the second signal"
+        )
+        for pid in script.pids() { #expect(processIsGone(pid), "process \(pid) outlived the harness") }
+        #expect(!script.helperFinished)
+
+        while harness.isRunning, Date().timeIntervalSince(signalled) < 30 {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try #require(!harness.isRunning)
+        let standardError = String(decoding: try Data(contentsOf: errors), as: UTF8.self)
+        #expect(harness.terminationReason == .exit, "\(standardError)")
+        #expect([128 + SIGINT, 128 + SIGTERM].contains(harness.terminationStatus), "\(standardError)")
+    }
+
     @Test(
         "an adapter that speaks another protocol version: every scenario an error saying so, without a new launch each"
     )

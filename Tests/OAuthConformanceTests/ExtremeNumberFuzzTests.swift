@@ -67,6 +67,51 @@ struct ExtremeNumberFuzzTests {
     }
 
     @Test(
+        "a scripted device authorization interval at the extremes: the run ends in a verdict with its timeline, the virtual clock stopped at the end of 9999",
+        arguments: ["9223372036854775807", "4611686018427387904", "1000000000000000"]
+    )
+    func scriptedPollingInterval(interval: String) async throws {
+        let response =
+            #"{"device_code": "dc", "user_code": "UC", "verification_uri": "https://example.com/device", "expires_in": 600, "interval": \#(interval)}"#
+        let scenario = try Fixtures.scenario(
+            """
+            conformance: 1
+            id: device/extreme-interval
+            title: The provider asks for an interval no client can wait
+            area: device
+            level: MUST
+            provider:
+              rules:
+                - when: { endpoint: device_authorization }
+                  respond: { status: 200, headers: { Content-Type: application/json }, body: '\(response)' }
+                - when: { endpoint: token }
+                  error: { code: authorization_pending }
+            steps:
+              - device_sign_in:
+            expect:
+              - polling: paced
+            """
+        )
+        // A client that polls on past the code's expiry waits the whole interval and polls again.
+        let result = await ScenarioRunner().run(scenario, with: try Fixtures.defect("polls-after-denial").factory)
+        let run = SuiteRun(
+            profile: ReferenceClientFactory().profile,
+            results: [result],
+            startedAt: Date(),
+            wallTime: .zero
+        )
+        let record = ConformanceResult(run)
+        let end = TimelineText.instant(
+            .seconds(Double(NumericDate.latest) - VirtualClock.defaultOrigin.timeIntervalSince1970)
+        )
+        let timeline = record.scenarios[0].timeline ?? []
+        #expect(timeline.contains { $0.contains("t=\(end)") }, "\(timeline)")
+        _ = JUnitReport().render(run)
+        _ = MarkdownReport().render([record])
+        _ = JSONReport.render(record)
+    }
+
+    @Test(
         "each numeric field of a result file",
         arguments: [
             ("format", #""format" : 1"#), ("seed", "454545"), ("milliseconds", "424242"),

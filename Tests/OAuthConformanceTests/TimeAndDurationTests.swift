@@ -33,6 +33,14 @@ struct TimeAndDurationTests {
         #expect(DurationText.format(.zero) == "0s")
     }
 
+    @Test("a duration past Int64 milliseconds prints exactly, not a trap: a scripted interval of Int.max seconds")
+    func formatsHugeDurations() {
+        #expect(DurationText.format(.seconds(Int64.max)) == "2562047788015215h30m7s")
+        #expect(DurationText.format(.seconds(Int64.max) + .seconds(5)) == "2562047788015215h30m12s")
+        #expect(DurationText.format(.zero - .seconds(Int64.max)) == "-2562047788015215h30m7s")
+        #expect(DurationText.format(.milliseconds(Int64.max) * 4) == "10248191152060h51m43s228ms")
+    }
+
     @Test("an expression evaluates against issued tokens and the client's declared window")
     func evaluates() throws {
         let expression = try TimeExpression.parse("expiry(access_token#1) - client.refresh_window + 1s").get()

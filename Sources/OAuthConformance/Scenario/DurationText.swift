@@ -31,14 +31,17 @@ public enum DurationText {
         return .success(.milliseconds(Int64((total * 1000).rounded())))
     }
 
-    /// The shortest exact spelling: `90s` → "1m30s", `0.25s` → "250ms".
+    /// The shortest exact spelling: `90s` → "1m30s", `0.25s` → "250ms", to the nearest
+    /// millisecond (half of one away from zero). Any duration, Int.max seconds too: counted in
+    /// whole attoseconds, which neither a Double nor an Int64 of milliseconds holds exactly.
     public static func format(_ duration: Duration) -> String {
-        var milliseconds = Int64((duration.seconds * 1000).rounded())
+        let attosecondsPerMillisecond: Int128 = 1_000_000_000_000_000
+        let (whole, rest) = duration.attoseconds.quotientAndRemainder(dividingBy: attosecondsPerMillisecond)
+        var milliseconds = whole.magnitude + (rest.magnitude * 2 >= attosecondsPerMillisecond.magnitude ? 1 : 0)
         if milliseconds == 0 { return "0s" }
-        let sign = milliseconds < 0 ? "-" : ""
-        milliseconds = abs(milliseconds)
+        let sign = duration < .zero ? "-" : ""
         var parts: [String] = []
-        for (suffix, unitMilliseconds) in [("h", Int64(3_600_000)), ("m", 60_000), ("s", 1000), ("ms", 1)]
+        for (suffix, unitMilliseconds) in [("h", UInt128(3_600_000)), ("m", 60_000), ("s", 1000), ("ms", 1)]
         where milliseconds >= unitMilliseconds {
             parts.append("\(milliseconds / unitMilliseconds)\(suffix)")
             milliseconds %= unitMilliseconds

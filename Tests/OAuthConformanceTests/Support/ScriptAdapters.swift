@@ -27,6 +27,9 @@ struct ScriptAdapter {
         case hostileFault = "hostile-fault"
         /// Shows a device prompt, then answers every device_poll with a wait of 1e300 seconds.
         case endlessWait = "endless-wait"
+        /// At each login of its first launch, starts a helper in a session of its own (setsid, as
+        /// daemonizing helpers do) that lives five minutes, then refuses the login as unsupported.
+        case daemonizes
     }
 
     /// A well-behaved adapter for everything but `login` and `request`, which it refuses as
@@ -38,6 +41,11 @@ struct ScriptAdapter {
         open(os.path.join(folder, "launched"), "a").close()
         with open(os.path.join(folder, "pids"), "a") as pids:
             pids.write(f"{os.getpid()}\n")
+        def start_helper(**options):
+            # Leaves a mark only if it lives out its sleep, which a killed helper never does.
+            helper = subprocess.Popen(["sh", "-c", 'sleep 300; touch "$0/helper-finished"', folder], **options)
+            with open(os.path.join(folder, "pids"), "a") as pids:
+                pids.write(f"{helper.pid}\n")
         def answer(message, **fields):
             fields["id"] = message["id"]
             sys.stdout.write(json.dumps(fields) + "\n")
@@ -58,11 +66,11 @@ struct ScriptAdapter {
                 sys.stdout.write("this is not the protocol\n")
                 sys.stdout.flush()
             elif op == "login" and first_launch and behaviour == "hangs":
-                # Leaves a mark only if it lives out its sleep, which a killed group never does.
-                helper = subprocess.Popen(["sh", "-c", 'sleep 300; touch "$0/helper-finished"', folder])
-                with open(os.path.join(folder, "pids"), "a") as pids:
-                    pids.write(f"{helper.pid}\n")
+                start_helper()
                 time.sleep(300)
+            elif op == "login" and first_launch and behaviour == "daemonizes":
+                start_helper(start_new_session=True)
+                answer(message, ok=False, error={"category": "unsupported", "message": "login is not implemented"})
             elif op == "login" and behaviour == "chatty":
                 sys.stderr.write("start of the flood\n" + "x" * 200_000 + "\nend of the flood\n")
                 sys.stderr.flush()
@@ -119,7 +127,22 @@ struct ScriptAdapter {
         )
     }
 
-    /// Whether the `hangs` adapter's helper lived out its five-minute sleep.
+    /// `profile` as a profile file in the script's folder, for `conformance run --client`.
+    func profileFile(_ behaviour: Behaviour, operationTimeout: String) throws -> URL {
+        let file = folder.appendingPathComponent("profile.yaml")
+        try """
+        profile: 1
+        name: script-\(behaviour.rawValue)
+        adapter:
+          directory: \(folder.path)
+          command: [python3, adapter.py, \(behaviour.rawValue), \(folder.path)]
+        capabilities: []
+        timeouts: { start: 20s, operation: \(operationTimeout), scenario: 600s }
+        """.write(to: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    /// Whether the helper of the `hangs` or `daemonizes` adapter lived out its five-minute sleep.
     var helperFinished: Bool {
         FileManager.default.fileExists(atPath: folder.appendingPathComponent("helper-finished").path)
     }
@@ -136,20 +159,28 @@ struct ScriptAdapter {
 
     /// A scenario the script passes: its login is refused as unsupported, and that is expected.
     static func scenario(_ id: String) throws -> Scenario {
-        try Fixtures.scenario(
-            """
-            conformance: 1
-            id: \(id)
-            title: The script's login is refused as unsupported
-            area: errors
-            level: MUST
-            steps:
-              - login: password
-                outcome: { error: unsupported }
-            expect:
-              - never: { endpoint: token }
-            """
-        )
+        try Fixtures.scenario(scenarioText(id))
+    }
+
+    /// `scenario` as YAML.
+    static func scenarioText(_ id: String) -> String {
+        """
+        conformance: 1
+        id: \(id)
+        title: The script's login is refused as unsupported
+        area: errors
+        level: MUST
+        steps:
+          - login: password
+            outcome: { error: unsupported }
+        expect:
+          - never: { endpoint: token }
+        """
+    }
+
+    /// Kills whatever the script started that is still alive, so a failing test leaves nothing behind.
+    func killLeftovers() {
+        for pid in pids() where !processIsGone(pid) { kill(pid, SIGKILL) }
     }
 }
 

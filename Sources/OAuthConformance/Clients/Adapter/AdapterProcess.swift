@@ -9,7 +9,8 @@ import Darwin
 
 /// One running adapter: a process group of its own, stdin for requests, stdout read line by line
 /// on a thread of its own (so a silent adapter is a timeout, never a stuck harness), stderr
-/// appended to a file the harness reads per scenario. `terminate` kills the whole group.
+/// appended to a file the harness reads per scenario. `terminate` kills the whole group and
+/// every other process of the adapter's family, so nothing it started outlives it.
 final class AdapterProcess: Sendable {
     struct Launch: Sendable {
         /// The program and its arguments; the program is looked up on PATH.
@@ -20,6 +21,7 @@ final class AdapterProcess: Sendable {
     }
 
     let pid: pid_t
+    private let family = ProcessFamily()
     private let stdinFD: Int32
     let lines: LineInbox
     private let exitStatus = Mutex<Int32?>(nil)
@@ -28,6 +30,7 @@ final class AdapterProcess: Sendable {
 
     init(_ launch: Launch) throws(AdapterFault) {
         Self.ignoreSIGPIPE
+        ProcessFamily.adoptOrphans
         guard let program = launch.arguments.first else { throw AdapterFault("the adapter command is empty") }
         var input: [Int32] = [0, 0]
         var output: [Int32] = [0, 0]
@@ -78,7 +81,8 @@ final class AdapterProcess: Sendable {
         )
 
         let argv = launch.arguments.map { strdup($0) } + [nil]
-        let envp = launch.environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let marked = launch.environment.merging([ProcessFamily.markVariable: family.mark]) { _, mark in mark }
+        let envp = marked.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             for argument in argv { free(argument) }
             for variable in envp { free(variable) }
@@ -94,6 +98,7 @@ final class AdapterProcess: Sendable {
             )
         }
         pid = child
+        RunningAdapters.add(child, family)
         stdinFD = input[1]
         lines = LineInbox()
         let reader = Thread { [lines, fd = output[0]] in Self.read(fd, into: lines) }
@@ -176,8 +181,10 @@ final class AdapterProcess: Sendable {
         return "it was killed by signal \(signal)\(Self.signalNames[signal].map { " (\($0))" } ?? "")"
     }
 
-    /// Kills the process group and reaps the process. Safe to call more than once: the group is
-    /// signalled once only, so a later call cannot hit a group that reuses the number.
+    /// Kills the process group and reaps the process, then kills the rest of its family (helpers
+    /// that left the group) and reaps the ones the harness adopted. The adapter is reaped first,
+    /// so that its children still alive or unreaped pass to the harness. Safe to call more than
+    /// once: the group is signalled once only, so a later call cannot hit a group that reuses the number.
     func terminate() async {
         closeInput()
         let first = killed.withLock { killed in
@@ -187,9 +194,11 @@ final class AdapterProcess: Sendable {
         guard first else { return }
         kill(-pid, SIGKILL)
         _ = await exitStatus(waitingUpTo: .seconds(5))
+        await family.killAllInBackground(exceptReaping: pid)
+        RunningAdapters.remove(pid)
     }
 
-    /// Lets the adapter exit by itself after end of input, then kills whatever of its group is left.
+    /// Lets the adapter exit by itself after end of input, then kills whatever of its family is left.
     func stop(grace: Duration) async {
         closeInput()
         _ = await exitStatus(waitingUpTo: grace)
