@@ -191,10 +191,10 @@ struct EvidenceTests {
               - every_step: succeeds
             """
         )
-        // One after another, the eight take 3.2 s, past the 2 s a single operation may take; the
-        // step may take 16 s, room enough for a machine loaded by the other tests.
-        let slow = SerialisingClientFactory(pause: .milliseconds(400))
-        let result = await ScenarioRunner(stepTimeout: .seconds(2)).run(scenario, with: slow)
+        // One after another, the eight take 4 s, past the 3 s a single operation may take; the step
+        // may take 24 s, room enough for a machine loaded by the other tests.
+        let slow = SerialisingClientFactory(pause: .milliseconds(500))
+        let result = await ScenarioRunner(stepTimeout: .seconds(3)).run(scenario, with: slow)
         #expect(result.verdict == .passed, "\(result.verdict)")
     }
 }
