@@ -52,8 +52,8 @@ public enum TimelineText {
         }
     }
 
-    /// The request as the checks see it; passwords and client secrets are masked, and an ID token
-    /// (a long JWS) is named `id_token#N`.
+    /// The request as the checks see it: how the client authenticated and what it sent; passwords
+    /// and client secrets are masked, and an ID token (a long JWS) is named `id_token#N`.
     static func request(_ entry: JournalEntry, idTokens: [IssuedIDToken] = []) -> String {
         var text = "\(entry.request.method) \(entry.request.path)"
         if entry.endpoint == .authorize {
@@ -66,17 +66,24 @@ public enum TimelineText {
                 }
                 return "\(field.name)=\(field.value)"
             }
+            text += authorization(of: entry.request).map { " " + $0 } ?? ""
             if !shown.isEmpty { text += " " + shown.joined(separator: " ") }
-        } else if let bearer = entry.request.bearerToken {
-            text += " Bearer \(bearer)"
-        } else if let authorization = entry.request.header("Authorization"),
-            authorization.lowercased().hasPrefix("dpop ")
-        {
-            text += " \(authorization)"
-        } else if entry.request.header("Authorization") == nil {
-            text += " (no Authorization)"
+        } else {
+            text += " " + (authorization(of: entry.request) ?? "(no Authorization)")
         }
         return text + proof(of: entry.request)
+    }
+
+    /// The `Authorization` header as checks read it: `Bearer at-1`, a DPoP-bound token, or HTTP
+    /// Basic client authentication with its secret masked (`Basic demo-client:***`); a scheme
+    /// the harness does not read is shown by name only, since its credentials may be secret.
+    static func authorization(of request: ProviderRequest) -> String? {
+        guard let authorization = request.header("Authorization") else { return nil }
+        if let bearer = request.bearerToken { return "Bearer \(bearer)" }
+        if authorization.lowercased().hasPrefix("dpop ") { return authorization }
+        let scheme = authorization.split(separator: " ", maxSplits: 1).first.map(String.init) ?? ""
+        guard scheme.lowercased() == "basic" else { return "\(scheme) ***" }
+        return request.basicCredentials.map { "Basic \($0.id):***" } ?? "Basic (not base64 of id:secret)"
     }
 
     /// RFC 9449: what a DPoP proof says that checks judge, e.g. ` [DPoP jti=4fG… nonce=as-nonce-1]`.
@@ -121,8 +128,13 @@ public enum TimelineText {
         {
             text += " sub=\(subject)"
         }
-        if let challenge = entry.response.header("WWW-Authenticate") { text += " WWW-Authenticate: \(challenge)" }
-        if let nonce = entry.response.header("DPoP-Nonce") { text += " DPoP-Nonce: \(nonce)" }
+        // Headers the client is judged on following or ignoring; an authorization redirect's
+        // Location is the browser's, and long.
+        for name in ["WWW-Authenticate", "DPoP-Nonce", "Retry-After"]
+            + (entry.endpoint == .authorize ? [] : ["Location"])
+        {
+            if let value = entry.response.header(name) { text += " \(name): \(value)" }
+        }
         if let rule = entry.appliedRule { text += " [rule \(rule + 1)]" }
         return Self.delivered(text, by: entry.delivery)
     }
