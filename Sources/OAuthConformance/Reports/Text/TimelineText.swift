@@ -41,10 +41,15 @@ public enum TimelineText {
     static func describe(_ result: StepResult) -> String {
         switch result {
         case .clockMoved(let instant): "clock at t=\(Self.instant(instant))"
-        case .client(.success(let status, _)): "success (\(status))"
-        case .client(.failure(let failure)):
-            "error \(failure.category.rawValue)\(failure.oauthError.map { " \($0)" } ?? ""): \(failure.message)"
-                + (failure.errorType.map { " [\($0)]" } ?? "")
+        case .client(let outcome):
+            switch outcome {
+            // A request step succeeds only on a 2xx (docs/scenario-language.md): a 401 the
+            // client handed back is an answer, not a success.
+            case .success(let status, _): outcome.succeeded ? "success (\(status))" : "answered \(status) (not 2xx)"
+            case .failure(let failure):
+                "error \(failure.category.rawValue)\(failure.oauthError.map { " \($0)" } ?? ""): \(failure.message)"
+                    + (failure.errorType.map { " [\($0)]" } ?? "")
+            }
         case .clients(let outcomes): Tally.text(outcomes.map { describe(.client($0)) })
         case .waited(let amount): "waited \(DurationText.format(amount)) of real time"
         case .revoked(let tokens):
