@@ -110,3 +110,10 @@ let package = Package(
         ),
     ]
 )
+
+// A warning in the project's own code fails its build, so the build stays warning-free for
+// everyone, CI included. Warning settings apply to the root package only (SE-0480): a
+// dependency's warnings are its own and fail nothing.
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.treatAllWarnings(as: .error)]
+}

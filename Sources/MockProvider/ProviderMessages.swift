@@ -59,6 +59,14 @@ public struct ProviderRequest: Sendable, Equatable {
         header("Authorization").flatMap { Self.credentials(ofScheme: "bearer", in: $0) }
     }
 
+    /// The client id and secret of `Authorization: Basic …` credentials (RFC 6749 §2.3.1: each
+    /// part form-encoded, then base64); `nil` when the request has none, or they do not decode.
+    public var basicCredentials: ClientCredentials? {
+        header("Authorization").flatMap { Self.credentials(ofScheme: "basic", in: $0) }.flatMap(
+            ClientCredentials.init(basic:)
+        )
+    }
+
     /// What follows the scheme in an `Authorization` value such as `Basic dXNlcjpwdw==`, trimmed;
     /// `nil` when the value uses another scheme. `scheme` is lowercase ASCII: schemes compare
     /// case-insensitively (RFC 9110 §11.1), and folding ASCII alone spares a Unicode lowercasing.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How the provider behaves when no rule says otherwise, plus the rules that make it misbehave.
 public struct ProviderSettings: Sendable, Equatable {
     public var client: ClientCredentials
@@ -67,6 +69,17 @@ public struct ClientCredentials: Sendable, Equatable {
     public init(id: String, secret: String) {
         self.id = id
         self.secret = secret
+    }
+
+    /// The id and secret of HTTP Basic credentials (the part after `Basic `): base64 of the
+    /// form-encoded id, a colon and the form-encoded secret (RFC 6749 §2.3.1).
+    public init?(basic encoded: String) {
+        guard let data = Data(base64Encoded: encoded),
+            let decoded = String(data: data, encoding: .utf8)
+        else { return nil }
+        let parts = decoded.splitASCII(":", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return nil }
+        self.init(id: FormField.formDecode(String(parts[0])), secret: FormField.formDecode(String(parts[1])))
     }
 }
 

@@ -9,7 +9,8 @@ struct Conformance: AsyncParsableCommand {
         discussion:
             "Exit status: 0 when every scenario passes, 1 when one fails or errors, 2 for a usage or input error.",
         subcommands: [
-            Run.self, Report.self, Serve.self, Validate.self, ListScenarios.self, Explain.self, SelftestCommand.self,
+            Run.self, Report.self, Baseline.self, Serve.self, Validate.self, ListScenarios.self, Explain.self,
+            SelftestCommand.self,
         ]
     )
 }

@@ -6,7 +6,7 @@ import OAuthConformance
 struct ListScenarios: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List scenarios, optionally only those of an area, tag or level."
+        abstract: "List scenarios, optionally only those of an area, tag or level; or the deliberate bugs of --defect."
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -31,7 +31,17 @@ struct ListScenarios: ParsableCommand {
     )
     var format: Format = .text
 
+    @Flag(help: "List the reference client's deliberately broken variants instead, the names `run --defect` takes.")
+    var defects = false
+
     func run() throws {
+        guard !defects else {
+            let width = DefectiveClient.catalogue.map(\.name.count).max() ?? 0
+            for defect in DefectiveClient.catalogue {
+                print("\(defect.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(defect.bug)")
+            }
+            return
+        }
         let selected = try ScenarioInput.load(paths, doing: "nothing was listed").filter { scenario in
             (area == nil || scenario.area == area) && (level == nil || scenario.level == level)
                 && (tag.map(scenario.tags.contains) ?? true)

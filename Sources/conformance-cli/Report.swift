@@ -37,26 +37,7 @@ struct Report: ParsableCommand {
     var clientsTable: String?
 
     func run() throws {
-        var parts: [(file: String, result: ConformanceResult)] = []
-        var problems: [ResultFileProblem] = []
-        for file in results {
-            do {
-                parts.append((file, try JSONReport.read(file: file)))
-            } catch {
-                problems.append(error)
-            }
-        }
-        guard problems.isEmpty else {
-            for problem in problems { Console.error(problem.description) }
-            throw ExitCode.inputError
-        }
-        let merged: [ConformanceResult]
-        do {
-            merged = try ResultMerge.merge(parts)
-        } catch {
-            Console.error("\(error)")
-            throw ExitCode.inputError
-        }
+        let merged = try ResultInput.load(results)
 
         let outputs = ReportOutputs(
             junit: junit,

@@ -19,70 +19,23 @@ struct Run: AsyncParsableCommand {
 
     static let defaultPaths = ["Scenarios"]
 
-    @Option(help: "Where to write the JUnit XML report.")
-    var junit = "Reports/junit.xml"
+    @OptionGroup(title: "Client and verdict")
+    var target: RunTargetOptions
 
-    @Option(help: "Also write the machine-readable result (JSON, format 1) here, for `conformance report`.")
-    var json: String?
+    @OptionGroup(title: "Reports")
+    var reports: RunReportOptions
 
-    @Option(help: "Also write a Markdown summary here, e.g. \"$GITHUB_STEP_SUMMARY\".")
-    var markdown: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "Run part i of n of the scenarios, for parallel CI jobs: ids sorted, every n-th from the i-th.",
-            valueName: "i/n"
-        )
-    )
-    var shard: Shard?
-
-    @Option(help: "How many scenarios run at once; results are reported in scenario order.")
-    var jobs = 1
-
-    @Option(
-        help: ArgumentHelp(
-            "The least strict level whose failed checks fail the run: must (only MUST checks), should (MUST and SHOULD) or policy (every check, the default). "
-                + "A scenario failing only below it is reported as a tolerated failure (WARN), with what failed, in every report.",
-            valueName: "level"
-        )
-    )
-    var failOn: Level = .policy
-
-    @Option(
-        help: ArgumentHelp(
-            "Run the reference client with one deliberate bug, to see how a failure reads.",
-            discussion: DefectiveClient.catalogue.map { "\($0.name): \($0.bug)" }.joined(separator: "\n"),
-            valueName: "name"
-        )
-    )
-    var defect: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "Run the client a profile file describes, through its adapter process (docs/adapter-protocol.md).",
-            valueName: "profile.yaml"
-        )
-    )
-    var client: String?
-
-    func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
-        if let defect, !DefectiveClient.catalogue.contains(where: { $0.name == defect }) {
-            throw ValidationError(
-                "unknown defect '\(defect)'; known: \(DefectiveClient.catalogue.map(\.name).joined(separator: ", "))"
-            )
-        }
-        if defect != nil, client != nil {
-            throw ValidationError("--defect varies the reference client; it cannot be used with --client")
-        }
-    }
+    @OptionGroup(title: "Parallel and sharded runs")
+    var scheduling: RunSchedulingOptions
 
     /// The client under test, and the runner that suits it: an adapter's timeouts come from its profile.
     private func clientUnderTest() throws -> (
         factory: any ClientFactory, runner: ScenarioRunner, adapter: AdapterClientFactory?
     ) {
+        let (client, failOn) = (target.client, target.failOn)
         guard let client else {
-            let factory = DefectiveClient.catalogue.first { $0.name == defect }?.factory ?? ReferenceClientFactory()
+            let factory =
+                DefectiveClient.catalogue.first { $0.name == target.defect }?.factory ?? ReferenceClientFactory()
             return (factory, ScenarioRunner(failOn: failOn), nil)
         }
         let loaded = AdapterProfileLoader.load(path: client)
@@ -99,7 +52,7 @@ struct Run: AsyncParsableCommand {
 
     func run() async throws {
         let loaded = try ScenarioInput.load(paths, doing: "nothing was run")
-        let scenarios = shard?.select(loaded) ?? loaded
+        let scenarios = scheduling.shard?.select(loaded) ?? loaded
         let (factory, runner, adapter) = try clientUnderTest()
         // Against the whole built-in suite only: a part of it leaves entries unmatched on purpose.
         let wholeSuite = paths == Self.defaultPaths
@@ -114,27 +67,104 @@ struct Run: AsyncParsableCommand {
                 isTerminal: isatty(STDOUT_FILENO) == 1
             )
         )
-        let suite = Task { [factory, jobs] in
-            var done = 0
-            return await SuiteRunner(scenarioRunner: runner, jobs: jobs).run(scenarios, with: factory) { result in
-                done += 1
-                Console.out(console.line(for: result, progress: (done, scenarios.count)))
+        let showsStatus = ProgressStatus.isShown(forTotal: scenarios.count, onTerminal: isatty(STDOUT_FILENO) == 1)
+        let suite = Task { [factory, jobs = scheduling.jobs] in
+            var progress = ProgressStatus(total: scenarios.count)
+            let clock = ContinuousClock()
+            let start = clock.now
+            let result = await SuiteRunner(scenarioRunner: runner, jobs: jobs).run(scenarios, with: factory) { result in
+                progress.record(result)
+                if showsStatus { Console.write(ProgressStatus.erase, to: STDOUT_FILENO) }
+                Console.out(console.line(for: result, progress: (progress.done, scenarios.count)))
                 console.details(for: result).forEach(Console.out)
+                if showsStatus { Console.write(progress.line(elapsed: clock.now - start), to: STDOUT_FILENO) }
             }
+            if showsStatus { Console.write(ProgressStatus.erase, to: STDOUT_FILENO) }
+            return result
         }
         let signals = InterruptSignals { suite.cancel() }
         var run = await suite.value
         await adapter?.stop()
         signals.stop()
-        run.shard = shard
-        run.profileFile = client
+        run.shard = scheduling.shard
+        run.profileFile = target.client
 
         let result = ConformanceResult(run)
         console.table(for: result).forEach(Console.out)
         Console.out(console.summary(of: result))
-        let written = ReportOutputs(junit: junit, json: json, markdown: markdown).write([result])
+        let written = ReportOutputs(junit: reports.junit, json: reports.json, markdown: reports.markdown).write([result]
+        )
         if let signal = signals.received { throw ExitCode(128 + signal) }
         if !written { throw ExitCode.inputError }
         if !run.conforms { throw ExitCode.nonConforming }
+    }
+}
+
+/// What `conformance run` judges, and which failures fail it.
+struct RunTargetOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Run the client a profile file describes, through its adapter process (docs/adapter-protocol.md).",
+            valueName: "profile.yaml"
+        )
+    )
+    var client: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The least strict level whose failed checks fail the run: must (only MUST checks), should (MUST and SHOULD) or policy (every check, the default). "
+                + "A scenario failing only below it is reported as a tolerated failure (WARN), with what failed, in every report.",
+            valueName: "level"
+        )
+    )
+    var failOn: Level = .policy
+
+    @Option(
+        help: ArgumentHelp(
+            "Run the reference client with one deliberate bug, to see how a failure reads (the names: conformance list --defects).",
+            valueName: "name"
+        )
+    )
+    var defect: String?
+
+    func validate() throws {
+        if let defect, !DefectiveClient.catalogue.contains(where: { $0.name == defect }) {
+            throw ValidationError(
+                "unknown defect '\(defect)'; known: \(DefectiveClient.catalogue.map(\.name).joined(separator: ", "))"
+            )
+        }
+        if defect != nil, client != nil {
+            throw ValidationError("--defect varies the reference client; it cannot be used with --client")
+        }
+    }
+}
+
+/// Where `conformance run` writes its reports.
+struct RunReportOptions: ParsableArguments {
+    @Option(help: "Where to write the JUnit XML report.")
+    var junit = "Reports/junit.xml"
+
+    @Option(help: "Also write the machine-readable result (JSON, format 1) here, for `conformance report`.")
+    var json: String?
+
+    @Option(help: "Also write a Markdown summary here, e.g. \"$GITHUB_STEP_SUMMARY\".")
+    var markdown: String?
+}
+
+/// How `conformance run` shares the suite among CI jobs and cores.
+struct RunSchedulingOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Run part i of n of the scenarios, for parallel CI jobs: ids sorted, every n-th from the i-th.",
+            valueName: "i/n"
+        )
+    )
+    var shard: Shard?
+
+    @Option(help: "How many scenarios run at once; results are reported in scenario order.")
+    var jobs = 1
+
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
     }
 }

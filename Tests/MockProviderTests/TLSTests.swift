@@ -144,7 +144,7 @@ enum TLSProbe {
 
     static func handshake(port: Int, trusting trust: Trust) async throws -> Result<Void, any Error> {
         var configuration = TLSConfiguration.makeClientConfiguration()
-        var customVerification: NIOSSLCustomVerificationCallback?
+        var customVerification: (@Sendable ([NIOSSLCertificate], EventLoopPromise<NIOSSLVerificationResult>) -> Void)?
         switch trust {
         case .certificateAuthority(let file):
             configuration.trustRoots = .file(file)

@@ -59,19 +59,7 @@ struct ClientAuthenticator: Sendable {
     private func basicCredentials(_ authorization: String) -> ClientCredentials? {
         guard let presented = ProviderRequest.credentialBytes(ofScheme: "basic", in: authorization) else { return nil }
         return presented == canonicalBasic?[...]
-            ? client : Self.decodeBasic(ProviderRequest.trimmingWhitespace(presented))
-    }
-
-    private static func decodeBasic(_ encoded: String) -> ClientCredentials? {
-        guard let data = Data(base64Encoded: encoded),
-            let decoded = String(data: data, encoding: .utf8)
-        else { return nil }
-        let parts = decoded.splitASCII(":", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2 else { return nil }
-        return ClientCredentials(
-            id: FormField.formDecode(String(parts[0])),
-            secret: FormField.formDecode(String(parts[1]))
-        )
+            ? client : ClientCredentials(basic: ProviderRequest.trimmingWhitespace(presented))
     }
 
     /// POST only, as RFC 6749 §3.2, RFC 7009 §2.1 and RFC 7662 §2.1 require.

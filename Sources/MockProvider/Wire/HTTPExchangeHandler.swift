@@ -396,9 +396,11 @@ final class HTTPExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         _ context: ChannelHandlerContext,
         _ work: @escaping (HTTPExchangeHandler, ChannelHandlerContext) -> Void
     ) {
-        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        // The work, like the handler and its context, lives on the event loop and runs there:
+        // bound to it, none of them needs to be Sendable.
+        let bound = NIOLoopBound((self, context, work), eventLoop: context.eventLoop)
         context.eventLoop.scheduleTask(in: TimeAmount(delay)) {
-            let (handler, context) = bound.value
+            let (handler, context, work) = bound.value
             guard context.channel.isActive else { return }
             work(handler, context)
         }

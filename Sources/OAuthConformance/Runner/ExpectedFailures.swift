@@ -5,6 +5,9 @@
 public struct ExpectedFailures: Sendable {
     public var entries: [ExpectedFailure]
 
+    /// The kind of the check added to a listed scenario that passed.
+    public static let passedWhileListedCheckKind = "expected_failure"
+
     public init(_ entries: [ExpectedFailure]) {
         self.entries = entries
     }
@@ -24,7 +27,7 @@ public struct ExpectedFailures: Sendable {
             held.verdict = .failed
             held.checks.append(
                 CheckResult(
-                    kind: "expected_failure",
+                    kind: Self.passedWhileListedCheckKind,
                     statement: "listed in the profile's expected_failures as \"\(entry.scenario)\"",
                     passed: false,
                     expected: "the scenario fails (\(entry.reason))",

@@ -41,10 +41,15 @@ public enum TimelineText {
     static func describe(_ result: StepResult) -> String {
         switch result {
         case .clockMoved(let instant): "clock at t=\(Self.instant(instant))"
-        case .client(.success(let status, _)): "success (\(status))"
-        case .client(.failure(let failure)):
-            "error \(failure.category.rawValue)\(failure.oauthError.map { " \($0)" } ?? ""): \(failure.message)"
-                + (failure.errorType.map { " [\($0)]" } ?? "")
+        case .client(let outcome):
+            switch outcome {
+            // A request step succeeds only on a 2xx (docs/scenario-language.md): a 401 the
+            // client handed back is an answer, not a success.
+            case .success(let status, _): outcome.succeeded ? "success (\(status))" : "answered \(status) (not 2xx)"
+            case .failure(let failure):
+                "error \(failure.category.rawValue)\(failure.oauthError.map { " \($0)" } ?? ""): \(failure.message)"
+                    + (failure.errorType.map { " [\($0)]" } ?? "")
+            }
         case .clients(let outcomes): Tally.text(outcomes.map { describe(.client($0)) })
         case .waited(let amount): "waited \(DurationText.format(amount)) of real time"
         case .revoked(let tokens):
@@ -52,8 +57,8 @@ public enum TimelineText {
         }
     }
 
-    /// The request as the checks see it; passwords and client secrets are masked, and an ID token
-    /// (a long JWS) is named `id_token#N`.
+    /// The request as the checks see it: how the client authenticated and what it sent; passwords
+    /// and client secrets are masked, and an ID token (a long JWS) is named `id_token#N`.
     static func request(_ entry: JournalEntry, idTokens: [IssuedIDToken] = []) -> String {
         var text = "\(entry.request.method) \(entry.request.path)"
         if entry.endpoint == .authorize {
@@ -66,17 +71,24 @@ public enum TimelineText {
                 }
                 return "\(field.name)=\(field.value)"
             }
+            text += authorization(of: entry.request).map { " " + $0 } ?? ""
             if !shown.isEmpty { text += " " + shown.joined(separator: " ") }
-        } else if let bearer = entry.request.bearerToken {
-            text += " Bearer \(bearer)"
-        } else if let authorization = entry.request.header("Authorization"),
-            authorization.lowercased().hasPrefix("dpop ")
-        {
-            text += " \(authorization)"
-        } else if entry.request.header("Authorization") == nil {
-            text += " (no Authorization)"
+        } else {
+            text += " " + (authorization(of: entry.request) ?? "(no Authorization)")
         }
         return text + proof(of: entry.request)
+    }
+
+    /// The `Authorization` header as checks read it: `Bearer at-1`, a DPoP-bound token, or HTTP
+    /// Basic client authentication with its secret masked (`Basic demo-client:***`); a scheme
+    /// the harness does not read is shown by name only, since its credentials may be secret.
+    static func authorization(of request: ProviderRequest) -> String? {
+        guard let authorization = request.header("Authorization") else { return nil }
+        if let bearer = request.bearerToken { return "Bearer \(bearer)" }
+        if authorization.lowercased().hasPrefix("dpop ") { return authorization }
+        let scheme = authorization.split(separator: " ", maxSplits: 1).first.map(String.init) ?? ""
+        guard scheme.lowercased() == "basic" else { return "\(scheme) ***" }
+        return request.basicCredentials.map { "Basic \($0.id):***" } ?? "Basic (not base64 of id:secret)"
     }
 
     /// RFC 9449: what a DPoP proof says that checks judge, e.g. ` [DPoP jti=4fG… nonce=as-nonce-1]`.
@@ -121,8 +133,13 @@ public enum TimelineText {
         {
             text += " sub=\(subject)"
         }
-        if let challenge = entry.response.header("WWW-Authenticate") { text += " WWW-Authenticate: \(challenge)" }
-        if let nonce = entry.response.header("DPoP-Nonce") { text += " DPoP-Nonce: \(nonce)" }
+        // Headers the client is judged on following or ignoring; an authorization redirect's
+        // Location is the browser's, and long.
+        for name in ["WWW-Authenticate", "DPoP-Nonce", "Retry-After"]
+            + (entry.endpoint == .authorize ? [] : ["Location"])
+        {
+            if let value = entry.response.header(name) { text += " \(name): \(value)" }
+        }
         if let rule = entry.appliedRule { text += " [rule \(rule + 1)]" }
         return Self.delivered(text, by: entry.delivery)
     }
