@@ -89,8 +89,8 @@ struct DocumentationExampleTests {
         let broken = tutorial.yaml
             .replacingOccurrences(of: "grant: refresh_token, call: 1", with: "grant: refresh, call: 1")
             .replacingOccurrences(
-                of: "  - advance: 130s\n  - request: GET /resource     # refresh no. 1",
-                with: "  - advance: 130\n  - request: GET /resource     # refresh no. 1"
+                of: "  - advance_to: expiry(access_token#1) + 10s\n  - request: GET /resource     # refresh no. 1",
+                with: "  - advance_to: expiry(access_token#1) + 10\n  - request: GET /resource     # refresh no. 1"
             )
         let file = "Scenarios/refresh/null-refresh-token-keeps-previous.yaml"
         let printed = Fixtures.diagnostics(broken, file: file).map(\.description)
