@@ -29,7 +29,7 @@ struct ScenarioLoadingTests {
         let scenario = try Fixtures.builtInScenario("refresh/keeps-refresh-token-when-response-omits-it")
         #expect(scenario.area == .refresh)
         #expect(scenario.level == .must)
-        #expect(scenario.provider.tokens.accessLifetime == .seconds(120))
+        #expect(scenario.provider.tokens.accessLifetime == .seconds(3600))
         #expect(
             scenario.provider.rules == [
                 ProviderRule(
@@ -39,9 +39,9 @@ struct ScenarioLoadingTests {
             ]
         )
         #expect(
-            scenario.steps.map(\.action) == [
-                .login(.password), .advance(.seconds(130)), .request(method: "GET", path: "/resource"),
-                .advance(.seconds(130)), .request(method: "GET", path: "/resource"),
+            scenario.steps.map(\.action.text) == [
+                "login password", "advance to expiry(access_token#1) + 10s", "request GET /resource",
+                "advance to expiry(access_token#2) + 10s", "request GET /resource",
             ]
         )
         #expect(

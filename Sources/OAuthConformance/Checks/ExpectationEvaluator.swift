@@ -314,15 +314,11 @@ public struct ExpectationEvaluator: Sendable {
             return result(false, reference.description, "\(reference) was never issued", [])
         }
         let expected = "\(reference) (\(expectedToken.value))"
-        guard matches.count >= call else {
-            return result(
-                false,
-                expected,
-                "only \(matches.count) such requests\(listing(matches))",
-                matches.map(\.sequence)
-            )
+        let entry: JournalEntry
+        switch match(number: call, of: matches, expected: expected, result: result) {
+        case .success(let found): entry = found
+        case .failure(let missing): return missing.result
         }
-        let entry = matches[call - 1]
         let presented = reference.kind == .access ? entry.request.bearerToken : entry.request.formField("refresh_token")
         return result(
             presented == expectedToken.value,
@@ -333,6 +329,33 @@ public struct ExpectationEvaluator: Sendable {
         )
     }
 
+    /// The `call`-th of the matching requests, or the failed check that says there were fewer.
+    private func match(
+        number call: Int,
+        of matches: [JournalEntry],
+        expected: String,
+        result: Judgement
+    ) -> Result<JournalEntry, MissingRequest> {
+        guard matches.count >= call else {
+            return .failure(
+                MissingRequest(
+                    result: result(
+                        false,
+                        expected,
+                        "only \(matches.count) such requests\(listing(matches))",
+                        matches.map(\.sequence)
+                    )
+                )
+            )
+        }
+        return .success(matches[call - 1])
+    }
+
+    /// The failed check for a request that never came, carried as an error so `match` can return it.
+    private struct MissingRequest: Error {
+        let result: CheckResult
+    }
+
     private func parameters(
         _ filter: RequestFilter,
         call: Int,
@@ -341,15 +364,11 @@ public struct ExpectationEvaluator: Sendable {
     ) -> CheckResult {
         let matches = entries(matching: filter)
         let expected = requirements.map(\.description).joined(separator: ", ")
-        guard matches.count >= call else {
-            return result(
-                false,
-                expected,
-                "only \(matches.count) such requests\(listing(matches))",
-                matches.map(\.sequence)
-            )
+        let entry: JournalEntry
+        switch match(number: call, of: matches, expected: expected, result: result) {
+        case .success(let found): entry = found
+        case .failure(let missing): return missing.result
         }
-        let entry = matches[call - 1]
         let values = requirements.map { requirement in
             entry.request.queryItems.first { $0.name == requirement.name }?.value
                 ?? entry.request.formField(requirement.name)

@@ -78,15 +78,7 @@ actor LeakyClient: ClientUnderTest {
             request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
             request.httpBody = Data("note=hello&refresh_token=\(refreshToken)".utf8)
         }
-        do {
-            let (data, response) = try await URLSession.shared.data(for: request)
-            return .success(
-                status: (response as? HTTPURLResponse)?.statusCode ?? 0,
-                body: String(decoding: data, as: UTF8.self)
-            )
-        } catch {
-            return .failure(ClientFailure(.transient, message: "\(error)"))
-        }
+        return await request.clientOutcome()
     }
 
     func shutdown() async {}

@@ -54,15 +54,7 @@ actor PasswordFallbackClient: ClientUnderTest {
         var request = URLRequest(url: URL(string: url)!)
         request.httpMethod = method
         request.setValue("Bearer \(accessToken)", forHTTPHeaderField: "Authorization")
-        do {
-            let (data, response) = try await URLSession.shared.data(for: request)
-            return .success(
-                status: (response as? HTTPURLResponse)?.statusCode ?? 0,
-                body: String(decoding: data, as: UTF8.self)
-            )
-        } catch {
-            return .failure(ClientFailure(.transient, message: "\(error)"))
-        }
+        return await request.clientOutcome()
     }
 
     func shutdown() async {}
