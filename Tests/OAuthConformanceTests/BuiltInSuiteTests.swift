@@ -207,6 +207,12 @@ struct BuiltInSuiteTests {
                 brokenExpectation: "every step succeeds"
             ),
             Proof(
+                scenario: "security/authorization-request-uses-pkce-s256-and-state",
+                defect: "client-secret-in-authorization-url",
+                brokenExpectation:
+                    "invariant: no authorization URL carries the client secret, a token, the password or the PKCE verifier"
+            ),
+            Proof(
                 scenario: "errors/server-errors-bounded",
                 defect: "retries-5xx-without-bound",
                 brokenExpectation: "number of token requests (grant refresh_token) is at most 6"

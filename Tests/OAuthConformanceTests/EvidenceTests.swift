@@ -73,6 +73,25 @@ struct EvidenceTests {
     }
 
     @Test(
+        "a client secret in the authorization URL fails every scenario that authorizes, by the front-channel invariant at MUST, whatever the scenario is about"
+    )
+    func secretInTheFrontChannelFailsByInvariant() async throws {
+        let defect = try Fixtures.defect("client-secret-in-authorization-url").factory
+        for id in ["security/authorization-request-uses-pkce-s256-and-state", "security/authorization-denied-surfaced"]
+        {
+            let result = await ScenarioRunner().run(try Fixtures.builtInScenario(id), with: defect)
+            #expect(result.verdict == .failed, "\(id)")
+            let invariant = result.failedChecks.first { $0.kind == "invariant" }
+            #expect(invariant?.level == .must, "\(id)")
+            #expect(
+                invariant?.observed.contains("the client secret") == true,
+                "\(id): \(result.failedChecks.map(\.summary))"
+            )
+            #expect(invariant?.observed.contains("parameter client_secret") == true)
+        }
+    }
+
+    @Test(
         "one refresh and nineteen password grants for twenty concurrent calls fail single-flight: the count takes every token request after sign-in"
     )
     func everyTokenAcquisitionIsCounted() async throws {

@@ -63,8 +63,10 @@ extension ExpectationEvaluator {
             if !userPassword.isEmpty, query.contains(where: { $0.value.contains(userPassword) }) {
                 found.append("the user's password")
             }
-            found += transcript.issuedTokens.filter { token in query.contains { $0.value.contains(token.value) } }
-                .map(\.label)
+            // Whole words only: a short token value (`at-1`) may stand inside a random `state`.
+            found += transcript.issuedTokens.filter { token in
+                query.contains { CredentialSearch.isWord(token.value, in: $0.value) }
+            }.map(\.label)
             found += query.filter { ["client_secret", "password", "code_verifier", "refresh_token"].contains($0.name) }
                 .map { "parameter \($0.name)" }
             return found.isEmpty ? nil : (entry, found.joined(separator: ", "))

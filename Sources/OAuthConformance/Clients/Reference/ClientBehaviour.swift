@@ -102,6 +102,9 @@ public struct ClientBehaviour: Sendable, Equatable {
     /// Offers the userinfo call (OIDC Core §5.3). Without it, `userinfo` answers unsupported, as in
     /// a relying party that leaves the call to the application.
     public var offersUserinfo = true
+    /// RFC 6749 §2.3.1: the client secret never goes in a request URI. Without it, the secret
+    /// rides along in the authorization URL, where browser history and server logs keep it.
+    public var keepsSecretOffTheFrontChannel = true
     /// TE-05: attempts per token request when the endpoint answers 5xx (1: fail cleanly, and let the caller retry).
     public var attemptsOnServerError = 1
     /// TE-06: after `Retry-After`, no token request before the time it names.

@@ -139,6 +139,10 @@ public struct DefectiveClient: Sendable {
         defect("never-calls-the-resource", "fails every call to the resource before sending anything") {
             $0.callsTheResource = false
         },
+        defect(
+            "client-secret-in-authorization-url",
+            "puts its client secret in the authorization URL, where browser history and logs keep it"
+        ) { $0.keepsSecretOffTheFrontChannel = false },
         defect("retries-5xx-without-bound", "repeats a token request that got a 5xx at once, up to 50 times") {
             $0.attemptsOnServerError = 50
         },

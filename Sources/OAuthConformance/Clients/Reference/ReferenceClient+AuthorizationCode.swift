@@ -27,7 +27,12 @@ extension ReferenceClient {
         pendingAuthorization = request
         let clientID = configuration.client.id
         guard let pusher = authorizationPusher() else {
-            return .success(request.url(endpoint: endpoint, clientID: clientID, pkce: behaviour.pkce))
+            let url = request.url(endpoint: endpoint, clientID: clientID, pkce: behaviour.pkce)
+            guard behaviour.keepsSecretOffTheFrontChannel else {
+                let secret = configuration.client.secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics)
+                return .success(url + "&client_secret=" + (secret ?? ""))
+            }
+            return .success(url)
         }
         if !behaviour.pushesEveryAuthorization, let pushedURL { return .success(pushedURL) }
         let pushed = await pusher.push(
