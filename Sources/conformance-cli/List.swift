@@ -68,12 +68,13 @@ struct ListScenarios: ParsableCommand {
         let id, title, area, level: String
         let tags, spec, requires: [String]
         let parameters: [String: String]
-        let file: String?
+        let family, file: String?
 
         init(_ scenario: Scenario) {
             id = scenario.id
             title = scenario.title
             area = scenario.area.rawValue
+            family = scenario.family?.id
             level = scenario.level.rawValue
             tags = scenario.tags
             spec = scenario.spec

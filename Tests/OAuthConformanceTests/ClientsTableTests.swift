@@ -7,24 +7,18 @@ import Testing
 /// on, the page rendered from hand-made results, and `conformance report --clients-table`.
 @Suite("Clients table")
 struct ClientsTableTests {
-    @Test("every built-in scenario belongs to exactly one behaviour family, and every pattern claims one")
+    @Test("every built-in scenario names its behaviour family, and every family has scenarios")
     func familiesCoverTheBuiltInSuite() throws {
-        let ids = try Fixtures.builtInScenarios().map(\.id)
-        #expect(ids.count > 50, "the built-in suite was loaded")
-        for id in ids {
-            let owners = BehaviourFamily.owners(of: id).map(\.title)
+        let scenarios = try Fixtures.builtInScenarios()
+        #expect(scenarios.count > 50, "the built-in suite was loaded")
+        for scenario in scenarios {
             #expect(
-                owners.count == 1,
-                "\(id) belongs to \(owners.isEmpty ? "no family" : owners.joined(separator: " and "))"
+                scenario.family != nil,
+                "\(scenario.id) names no family: add `family:` to \(scenario.file ?? "its file")"
             )
         }
         for family in BehaviourFamily.all {
-            for pattern in family.patterns {
-                let claimed = ids.contains {
-                    BehaviourFamily(id: "", title: "", summary: "", patterns: [pattern]).matches($0)
-                }
-                #expect(claimed, "\(family.title): pattern \(pattern) matches no built-in scenario (renamed?)")
-            }
+            #expect(scenarios.contains { $0.family == family }, "no built-in scenario names \(family.id)")
         }
     }
 
@@ -93,6 +87,7 @@ struct ClientsTableTests {
             [
                 Self.scenario(
                     "security/authorization-response-state-refused/forged",
+                    family: "authorization-code-flow",
                     .failed,
                     level: "MUST",
                     timeline: [
@@ -100,7 +95,7 @@ struct ClientsTableTests {
                         ">   t=+0s  #1 GET /authorize?state=abc123 → 302",
                     ]
                 ),
-                Self.scenario("refresh/odd-expires-in/soon", .failed, level: "SHOULD"),
+                Self.scenario("refresh/odd-expires-in/soon", family: "expires_in-handling", .failed, level: "SHOULD"),
             ]
         )
         #expect(ClientsTable().render([client]).contains("Evidence, `refresh/odd-expires-in/soon` (FAIL)"))
@@ -151,7 +146,7 @@ struct ClientsTableTests {
         #expect(ClientsTable.repositoryPath(ofScenarioFile: "/elsewhere/mine.yaml") == nil)
     }
 
-    @Test("a scenario no family claims gets a column of its own")
+    @Test("a scenario that names no family gets a column of its own")
     func unclaimedScenarios() {
         let page = ClientsTable().render([Self.result("lib", "1", [Self.scenario("mine/custom-check", .passed)])])
         #expect(page.contains("| Client | Proactive refresh |"))
@@ -193,6 +188,7 @@ struct ClientsTableTests {
     static func twoClients() -> [ConformanceResult] {
         let storm = scenario(
             "retry/401-storm-bounded",
+            family: "401-handling",
             .expectedFailure,
             level: "MUST",
             reason: "refreshes twice after one 401",
@@ -222,9 +218,14 @@ struct ClientsTableTests {
             [
                 storm,
                 withoutChallenge,
-                scenario("retry/insufficient-scope-not-refreshed", .passed),
-                scenario("tls/valid-certificate-accepted", .passed),
-                scenario("tls/pinned-key-mismatch-refused", .skipped, reason: "the client does not declare pinning"),
+                scenario("retry/insufficient-scope-not-refreshed", family: "401-handling", .passed),
+                scenario("tls/valid-certificate-accepted", family: "tls", .passed),
+                scenario(
+                    "tls/pinned-key-mismatch-refused",
+                    family: "tls",
+                    .skipped,
+                    reason: "the client does not declare pinning"
+                ),
             ],
             profile: "Adapters/x/lib-a.yaml"
         )
@@ -232,11 +233,21 @@ struct ClientsTableTests {
             "lib-b",
             "2.0",
             [
-                scenario("retry/401-storm-bounded", .passed, level: "MUST"),
-                scenario("retry/401-without-challenge-bounded", .passed),
-                scenario("retry/insufficient-scope-not-refreshed", .passed),
-                scenario("tls/valid-certificate-accepted", .skipped, reason: "the client does not declare custom_ca"),
-                scenario("tls/pinned-key-mismatch-refused", .skipped, reason: "the client does not declare pinning"),
+                scenario("retry/401-storm-bounded", family: "401-handling", .passed, level: "MUST"),
+                scenario("retry/401-without-challenge-bounded", family: "401-handling", .passed),
+                scenario("retry/insufficient-scope-not-refreshed", family: "401-handling", .passed),
+                scenario(
+                    "tls/valid-certificate-accepted",
+                    family: "tls",
+                    .skipped,
+                    reason: "the client does not declare custom_ca"
+                ),
+                scenario(
+                    "tls/pinned-key-mismatch-refused",
+                    family: "tls",
+                    .skipped,
+                    reason: "the client does not declare pinning"
+                ),
             ]
         )
         return [libA, libB]
@@ -267,6 +278,7 @@ struct ClientsTableTests {
     /// A scenario record; one that did not pass failed a check of its level on request #2.
     static func scenario(
         _ id: String,
+        family: String? = nil,
         _ verdict: VerdictRecord,
         level: String = "SHOULD",
         reason: String? = nil,
@@ -278,6 +290,7 @@ struct ClientsTableTests {
             id: id,
             title: "title of \(id)",
             area: String(id.prefix { $0 != "/" }),
+            family: family,
             level: level,
             spec: ["RFC 6749"],
             file: file,

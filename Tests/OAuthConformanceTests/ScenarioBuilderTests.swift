@@ -28,6 +28,7 @@ struct ScenarioBuilderTests {
 
                 """,
             area: .refresh,
+            family: .named("proactive-refresh"),
             level: .policy,
             spec: ["RFC 6749 §1.5", "catalogue PR-01, PR-02"],
             tags: ["proactive", "refresh-window"],
@@ -73,6 +74,7 @@ struct ScenarioBuilderTests {
 
                 """,
             area: .errors,
+            family: .named("error-mapping"),
             level: .must,
             spec: ["RFC 6749 §5.2", "catalogue TE-01"],
             tags: ["token-endpoint", "error-codes"],

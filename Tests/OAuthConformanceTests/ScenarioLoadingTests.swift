@@ -79,7 +79,7 @@ struct ScenarioLoadingTests {
         let rendered = diagnostics.map(\.description)
         #expect(
             rendered.contains(
-                "broken.yaml:3:1: error: unknown key 'titel' in a scenario; did you mean 'title'? (allowed: conformance, id, title, description, area, level, spec, oidf, tags, requires, matrix, provider, steps, precondition, expect)"
+                "broken.yaml:3:1: error: unknown key 'titel' in a scenario; did you mean 'title'? (allowed: conformance, id, title, description, area, family, level, spec, oidf, tags, requires, matrix, provider, steps, precondition, expect)"
             )
         )
         #expect(rendered.contains("broken.yaml:1:1: error: a scenario is missing 'title'"))

@@ -56,6 +56,7 @@ struct ScenarioSchemaTests {
     static let broken: [(name: String, yaml: String)] = [
         ("unknown key", "titel: x"),
         ("area outside the enumeration", "area: refrsh"),
+        ("a family nobody has", "family: single-flite"),
         ("two actions in one step", "steps: [{ login: password, advance: 5s }]"),
         ("a duration without a unit", "steps: [{ advance: 120 }]"),
         ("count without a bound", "expect: [{ count: { endpoint: token } }]"),
@@ -138,6 +139,9 @@ struct ScenarioSchemaTests {
         #expect(try Self.enumeration("retryAfterFormat") == RetryLater.Format.allCases.map(\.rawValue))
         #expect(try Self.enumeration("origin") == RequestOrigin.allCases.map(\.rawValue))
         #expect(try Self.enumeration("revocationTarget") == RevocationTarget.allCases.map(\.rawValue))
+        let scenarioProperties = try #require(try Self.definition("scenario")["properties"] as? [String: Any])
+        let family = try #require(scenarioProperties["family"] as? [String: Any])
+        #expect(family["enum"] as? [String] == BehaviourFamily.all.map(\.id))
     }
 
     @Test("the schema's keys are the decoder's keys")

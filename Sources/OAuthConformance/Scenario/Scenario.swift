@@ -7,6 +7,9 @@ public struct Scenario: Sendable, Equatable {
     public var title: String
     public var summary: String?
     public var area: Area
+    /// The behaviour family the clients table counts it in (`family:`); nil for a scenario that
+    /// names none, which the table shows under "Other scenarios".
+    public var family: BehaviourFamily?
     public var level: Level
     /// Where the requirement comes from, e.g. "RFC 6749 §6".
     public var spec: [String]
@@ -43,6 +46,7 @@ public struct Scenario: Sendable, Equatable {
         title: String,
         summary: String? = nil,
         area: Area,
+        family: BehaviourFamily? = nil,
         level: Level,
         spec: [String] = [],
         oidfModules: [String] = [],
@@ -61,6 +65,7 @@ public struct Scenario: Sendable, Equatable {
         self.title = title
         self.summary = summary
         self.area = area
+        self.family = family
         self.level = level
         self.spec = spec
         self.oidfModules = oidfModules

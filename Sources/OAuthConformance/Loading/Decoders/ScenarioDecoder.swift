@@ -5,7 +5,8 @@ import Yams
 struct ScenarioDecoder {
     static let formatVersion = 1
     static let topLevelKeys = [
-        "conformance", "id", "title", "description", "area", "level", "spec", "oidf", "tags", "requires", "matrix",
+        "conformance", "id", "title", "description", "area", "family", "level", "spec", "oidf", "tags", "requires",
+        "matrix",
         "provider", "steps", "precondition", "expect",
     ]
 
@@ -19,6 +20,7 @@ struct ScenarioDecoder {
         let title = top.required("title").flatMap { reader.string($0, "title") }
         let summary = top["description"].flatMap { reader.string($0, "description") }
         let area = top.required("area").flatMap { reader.enumeration($0, "area", as: Area.self) }
+        let family = top["family"].flatMap { reader.word($0, "family", among: BehaviourFamily.all.map(\.id)) }
         let level = top.required("level").flatMap { reader.enumeration($0, "level", as: Level.self) }
         let spec = top["spec"].map { reader.scalarList($0, "spec") } ?? []
         let oidf = top["oidf"].map { reader.scalarList($0, "oidf") } ?? []
@@ -39,6 +41,7 @@ struct ScenarioDecoder {
             title: title,
             summary: summary,
             area: area,
+            family: family.flatMap(BehaviourFamily.named),
             level: level,
             spec: spec,
             oidfModules: oidf,

@@ -107,30 +107,27 @@ struct YAMLReader {
 
     func enumeration<Value: RawRepresentable & CaseIterable>(_ node: Node, _ what: String, as _: Value.Type) -> Value?
     where Value.RawValue == String {
-        let allowed = Value.allCases.map(\.rawValue)
+        word(node, what, among: Value.allCases.map(\.rawValue)).flatMap(Value.init(rawValue:))
+    }
+
+    /// One of the allowed words; for another, an error that suggests the nearest and lists them all.
+    func word(_ node: Node, _ what: String, among allowed: [String]) -> String? {
         guard let text = scalarText(node, what, example: allowed[0]) else { return nil }
-        guard let value = Value(rawValue: text) else {
+        guard allowed.contains(text) else {
             error(
                 "'\(text)' is not a valid \(what)\(Suggestions.didYouMean(text, among: allowed)) (allowed: \(Self.list(allowed)))",
                 at: node
             )
             return nil
         }
-        return value
+        return text
     }
 
     /// A grant by its scenario name: `refresh_token`, or `token_exchange` for the RFC 8693 URN.
     func grant(_ node: Node, _ what: String, among grants: [GrantType] = GrantType.allCases) -> GrantType? {
-        let allowed = grants.map(\.scenarioName)
-        guard let text = scalarText(node, what, example: allowed[0]) else { return nil }
-        guard let grant = grants.first(where: { $0.scenarioName == text }) else {
-            error(
-                "'\(text)' is not a valid \(what)\(Suggestions.didYouMean(text, among: allowed)) (allowed: \(Self.list(allowed)))",
-                at: node
-            )
-            return nil
+        word(node, what, among: grants.map(\.scenarioName)).flatMap { text in
+            grants.first { $0.scenarioName == text }
         }
-        return grant
     }
 
     func timeExpression(_ node: Node, _ what: String) -> TimeExpression? {

@@ -32,7 +32,7 @@ public struct ClientsTable: Sendable {
         lines.append("| Client | " + families.map { MarkdownText.inline($0.title) }.joined(separator: " | ") + " |")
         lines.append("|---|" + String(repeating: "---|", count: families.count))
         for (result, clientAnchor) in zip(results, clientAnchors) {
-            let scenarios = Dictionary(grouping: result.scenarios) { BehaviourFamily.family(of: $0.id) }
+            let scenarios = Dictionary(grouping: result.scenarios) { BehaviourFamily.family(of: $0) }
             let cells = zip(families, familyAnchors).map { family, anchor in
                 "[\(FamilyTally(scenarios[family] ?? []).text)](#\(anchor))"
             }
@@ -88,7 +88,7 @@ public struct ClientsTable: Sendable {
         )
         lines.append("|---|---|" + String(repeating: "---|", count: results.count))
         var rows: [String: ScenarioRecord] = [:]
-        for scenario in results.flatMap(\.scenarios) where BehaviourFamily.family(of: scenario.id) == family {
+        for scenario in results.flatMap(\.scenarios) where BehaviourFamily.family(of: scenario) == family {
             rows[scenario.id] = rows[scenario.id] ?? scenario
         }
         for (id, scenario) in rows.sorted(by: { $0.key < $1.key }) {
@@ -121,7 +121,7 @@ public struct ClientsTable: Sendable {
 
     /// The built-in families, and a column for scenarios none of them claims when a result has any.
     private static func families(shownFor results: [ConformanceResult]) -> [BehaviourFamily] {
-        let unclaimed = results.contains { $0.scenarios.contains { BehaviourFamily.owners(of: $0.id).isEmpty } }
+        let unclaimed = results.contains { $0.scenarios.contains { BehaviourFamily.family(of: $0) == .other } }
         return BehaviourFamily.all + (unclaimed ? [.other] : [])
     }
 }

@@ -35,7 +35,7 @@ struct LibraryFindings {
                 }
             }
             guard let (text, known) = Self.describe(scenario) else { continue }
-            let family = BehaviourFamily.family(of: scenario.id)
+            let family = BehaviourFamily.family(of: scenario)
             if let index = findings.firstIndex(where: { $0.family == family && $0.text == text }) {
                 findings[index].scenarioIDs.append(scenario.id)
             } else {
@@ -74,11 +74,11 @@ struct LibraryFindings {
     /// The failure that tells most and reads the same in every run: from a family whose
     /// timelines do not vary between runs if there is one, a failure before an error, the
     /// strictest level, then the shortest timeline (the easiest to read), then the id.
-    private static func evidence(among scenarios: [ScenarioRecord]) -> ScenarioRecord? {
+    static func evidence(among scenarios: [ScenarioRecord]) -> ScenarioRecord? {
         let candidates = scenarios.filter { ($0.verdict.isFailure || $0.verdict == .error) && $0.timeline != nil }
         func key(_ scenario: ScenarioRecord) -> (Int, Int, Int, Int) {
             (
-                BehaviourFamily.family(of: scenario.id).timelinesVaryBetweenRuns ? 1 : 0,
+                BehaviourFamily.family(of: scenario).timelinesVaryBetweenRuns ? 1 : 0,
                 scenario.verdict == .error ? 1 : 0,
                 -(scenario.failingLevel ?? Level(rawValue: scenario.level) ?? .policy).strictness,
                 scenario.timeline?.count ?? 0

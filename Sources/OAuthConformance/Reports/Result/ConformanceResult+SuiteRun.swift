@@ -41,6 +41,7 @@ extension ScenarioRecord {
             id: scenario.id,
             title: scenario.title,
             area: scenario.area.rawValue,
+            family: scenario.family?.id,
             level: scenario.level.rawValue,
             spec: scenario.spec,
             file: scenario.file,

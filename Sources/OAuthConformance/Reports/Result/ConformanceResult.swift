@@ -110,6 +110,8 @@ public struct ScenarioRecord: Codable, Sendable, Equatable {
     public var id: String
     public var title: String
     public var area: String
+    /// The behaviour family the scenario names (`proactive-refresh`); absent when it names none.
+    public var family: String?
     public var level: String
     public var spec: [String]
     public var file: String?
@@ -128,6 +130,7 @@ public struct ScenarioRecord: Codable, Sendable, Equatable {
         id: String,
         title: String,
         area: String,
+        family: String? = nil,
         level: String,
         spec: [String],
         file: String? = nil,
@@ -141,6 +144,7 @@ public struct ScenarioRecord: Codable, Sendable, Equatable {
         self.id = id
         self.title = title
         self.area = area
+        self.family = family
         self.level = level
         self.spec = spec
         self.file = file
