@@ -36,6 +36,14 @@ struct Report: ParsableCommand {
     )
     var clientsTable: String?
 
+    @Option(
+        help: """
+            Also write into this folder, per client, the part of its result the clients table shows \
+            (verdicts, reasons, failed checks, the quoted timeline): what docs/clients/results holds.
+            """
+    )
+    var clientsTableResults: String?
+
     func run() throws {
         let merged = try ResultInput.load(results)
 
@@ -44,7 +52,8 @@ struct Report: ParsableCommand {
             json: json,
             markdown: markdown,
             html: html,
-            clientsTable: clientsTable
+            clientsTable: clientsTable,
+            clientsTableResults: clientsTableResults
         )
         if outputs.needsSingleClient, merged.count != 1 {
             Console.error(

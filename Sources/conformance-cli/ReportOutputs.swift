@@ -10,6 +10,9 @@ struct ReportOutputs {
     var html: String?
     /// The Markdown table of client libraries by behaviour family (docs/clients.md).
     var clientsTable: String?
+    /// A folder for the results the clients table is rendered from, trimmed to what it shows
+    /// (docs/clients/results, committed so that a test renders the table without any library).
+    var clientsTableResults: String?
 
     /// JUnit XML and the JSON result describe one client; the others take any number.
     var needsSingleClient: Bool { junit != nil || json != nil }
@@ -42,6 +45,15 @@ struct ReportOutputs {
             RenderedReport(
                 text: ClientsTable(repositoryRoot: clientsTable.map(Self.workingDirectory(seenFrom:))).render(results)
             )
+        }
+        for result in results {
+            let name = ClientsTableResults.fileName(for: result)
+            attempt(
+                "Clients table result",
+                clientsTableResults.map { URL(fileURLWithPath: $0).appendingPathComponent(name).relativePath }
+            ) {
+                RenderedReport(text: JSONReport.render(ClientsTableResults.trimmed(result)))
+            }
         }
         return written
     }

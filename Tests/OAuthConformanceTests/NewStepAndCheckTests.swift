@@ -164,6 +164,7 @@ struct NewStepAndCheckTests {
         let step = try #require(result.transcript?.steps.last)
         #expect(step.result.clientOutcomes.count == 20)
         #expect(journal.filter { $0.endpoint == .resource }.count == 20)
+        try #require(journal.count > 1)
         #expect(
             journal[1].endpoint == .token && journal[1].grant == .refreshToken,
             "the refresh comes before every request of the batch"
