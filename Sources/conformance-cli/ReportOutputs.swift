@@ -41,10 +41,28 @@ struct ReportOutputs {
         }
         attempt("Markdown summary", markdown) { RenderedReport(text: MarkdownReport().render(results)) }
         attempt("HTML matrix", html) { RenderedReport(text: MatrixPage().render(results)) }
-        attempt("Clients table", clientsTable) {
-            RenderedReport(
-                text: ClientsTable(repositoryRoot: clientsTable.map(Self.workingDirectory(seenFrom:))).render(results)
-            )
+        if let clientsTable {
+            let main = URL(fileURLWithPath: clientsTable)
+            let folder = main.deletingLastPathComponent()
+            let table = ClientsTable(repositoryRoot: Self.workingDirectory(seenFrom: clientsTable))
+            let pages = table.pages(results, name: main.lastPathComponent)
+            attempt("Clients table", clientsTable) { RenderedReport(text: pages[0].text) }
+            // A page per client and per family, in the folder named after the table.
+            let pagesFolder = folder.appendingPathComponent(main.deletingPathExtension().lastPathComponent).relativePath
+            do {
+                for page in pages.dropFirst() {
+                    try ReportFile.write(
+                        RenderedReport(text: page.text),
+                        to: folder.appendingPathComponent(page.path).relativePath
+                    )
+                }
+                Console.out("Clients table pages: \(pages.count - 1) in \(pagesFolder)/")
+            } catch {
+                Console.error(
+                    "conformance: clients table pages not written to \(pagesFolder)/: \(error.localizedDescription)"
+                )
+                written = false
+            }
         }
         for result in results {
             let name = ClientsTableResults.fileName(for: result)

@@ -28,22 +28,34 @@ struct ClientsTableFreshnessTests {
         )
     }
 
-    @Test("the committed table is what the committed results render (scripts/clients-table rewrites both)")
+    @Test(
+        "the committed table and its pages are what the committed results render (scripts/clients-table rewrites them)"
+    )
     func committedTableIsCurrent() throws {
         let results = try Self.committedResults()
         #expect(results.count >= 2, "the reference client and at least one library")
-        let rendered = ClientsTable().render(results)
-        let committed = try String(
-            contentsOf: PackageFiles.root.appendingPathComponent("docs/clients.md"),
-            encoding: .utf8
-        )
-        let firstDifference = zip(rendered.split(separator: "\n"), committed.split(separator: "\n"))
-            .first { $0 != $1 }
-            .map { "now:       \($0.0)\ncommitted: \($0.1)" }
-        #expect(
-            rendered == committed,
-            "docs/clients.md is not what \(ClientsTableResults.folder) renders; run scripts/clients-table. First difference:\n\(firstDifference ?? "(one is longer)")"
-        )
+        let docs = PackageFiles.root.appendingPathComponent("docs")
+        let pages = ClientsTable().pages(results)
+        for page in pages {
+            let committed = try? String(contentsOf: docs.appendingPathComponent(page.path), encoding: .utf8)
+            let firstDifference = zip(page.text.split(separator: "\n"), (committed ?? "").split(separator: "\n"))
+                .first { $0 != $1 }
+                .map { "now:       \($0.0)\ncommitted: \($0.1)" }
+            #expect(
+                page.text == committed,
+                """
+                docs/\(page.path) is not what \(ClientsTableResults.folder) renders; run scripts/clients-table. \
+                First difference:\n\(firstDifference ?? committed == nil ? "(not committed)" : "(one is longer)")
+                """
+            )
+        }
+        // No page is left of a client or a family that is gone.
+        let folder = docs.appendingPathComponent("clients")
+        let committedPages =
+            (FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.allObjects as? [URL] ?? [])
+            .filter { $0.pathExtension == "md" }
+            .map { "clients/" + $0.standardizedFileURL.path.dropFirst(folder.standardizedFileURL.path.count + 1) }
+        #expect(Set(committedPages) == Set(pages.dropFirst().map(\.path)))
     }
 
     @Test("the committed results judge only today's scenarios, each in the family its file names")

@@ -22,38 +22,46 @@ struct ClientsTableTests {
         }
     }
 
-    @Test("a family's id is the anchor GitHub gives its heading, so the table's links land")
-    func familyAnchors() {
+    @Test("a family's id and a client's page name are file names: lower case, no spaces, one page each")
+    func pageNames() {
         for family in BehaviourFamily.all + [.other] {
-            #expect(MarkdownText.slug(family.title) == family.id)
+            #expect(family.id.allSatisfy { $0.isLowercase || $0.isNumber || "-_".contains($0) }, "\(family.id)")
         }
-        var anchors = MarkdownAnchors()
-        #expect(["lib 1.0", "lib 1.0", "TLS"].map { anchors.anchor(for: $0) } == ["lib-10", "lib-10-1", "tls"])
+        let paths = ClientsTable().pages(Self.twoClients()).map(\.path)
+        #expect(Array(paths.prefix(3)) == ["clients.md", "clients/x-lib-a.md", "clients/lib-b.md"])
+        #expect(paths.contains("clients/families/401-handling.md"))
+        #expect(Set(paths).count == paths.count)
     }
 
     @Test("a row per client, a cell per family: pass with counts, fail (expected failures too), not supported")
     func cells() {
-        let page = ClientsTable().render(Self.twoClients())
+        let page = ClientsTable().pages(Self.twoClients())[0].text
         #expect(page.contains("| Client | Proactive refresh | 401 handling | Single-flight |"))
         let rows = page.split(separator: "\n").filter { $0.hasPrefix("| [lib-") }
         #expect(rows.count == 2)
         let first = String(rows[0])
         #expect(
             first.hasPrefix(
-                "| [lib-a 1.0](#lib-a-10) | [· not run](#proactive-refresh) | [❌ fail 1/3](#401-handling) |"
+                "| [lib-a 1.0](clients/x-lib-a.md) | [· not run](clients/families/proactive-refresh.md) | [❌ fail 1/3](clients/families/401-handling.md) |"
             )
         )
-        #expect(first.contains("[✅ pass 1/1, 1 skipped](#tls)"))
+        #expect(first.contains("[✅ pass 1/1, 1 skipped](clients/families/tls.md)"))
         let second = String(rows[1])
-        #expect(second.contains("[✅ pass 3/3](#401-handling)"))
-        #expect(second.contains("[➖ not supported, 2 skipped](#tls)"))
+        #expect(second.contains("[✅ pass 3/3](clients/families/401-handling.md)"))
+        #expect(second.contains("[➖ not supported, 2 skipped](clients/families/tls.md)"))
+        #expect(
+            page.contains(
+                "- [lib-a 1.0](clients/x-lib-a.md): 2 passed, 1 failed, 1 skipped, 0 errors, 1 expected failures"
+            )
+        )
         #expect(!page.contains("Other scenarios"), "no column for unclaimed scenarios when there are none")
     }
 
     @Test("per library: the profile's reasons with their scenarios, unexpected failures, what is not supported")
     func librarySections() {
-        let page = ClientsTable().render(Self.twoClients())
-        let libA = Self.section(page, from: "### lib-a 1.0", to: "### lib-b 2.0")
+        let pages = ClientsTable().pages(Self.twoClients())
+        let libA = Self.page(pages, "clients/x-lib-a.md")
+        #expect(libA.hasPrefix("[← OAuth client libraries: what each gets right](../clients.md)\n\n# lib-a 1.0\n"))
         #expect(libA.contains("- **401 handling**: refreshes twice after one 401 — `retry/401-storm-bounded`\n"))
         #expect(
             libA.contains(
@@ -63,9 +71,9 @@ struct ClientsTableTests {
             "a failure no profile expected names the checks it failed, and says so"
         )
         #expect(libA.contains("Not supported, so skipped: the client does not declare pinning (1)."))
-        #expect(libA.contains("Profile [`Adapters/x/lib-a.yaml`](../Adapters/x/lib-a.yaml)"))
+        #expect(libA.contains("Profile [`Adapters/x/lib-a.yaml`](../../Adapters/x/lib-a.yaml)"))
         #expect(libA.contains("5 scenarios: 2 passed, 2 failed (1 of them expected by its profile), 1 skipped"))
-        let libB = Self.section(page, from: "### lib-b 2.0", to: "## The scenarios of each family")
+        let libB = Self.page(pages, "clients/lib-b.md")
         #expect(libB.contains("Passes every scenario it runs."))
         #expect(libB.contains("Built into the harness"))
         #expect(!libB.contains("Evidence"))
@@ -73,8 +81,7 @@ struct ClientsTableTests {
 
     @Test("the evidence is the timeline of one failure: MUST before SHOULD, never a family whose timelines vary")
     func evidence() throws {
-        let page = ClientsTable().render(Self.twoClients())
-        let libA = Self.section(page, from: "### lib-a 1.0", to: "### lib-b 2.0")
+        let libA = Self.page(ClientsTable().pages(Self.twoClients()), "clients/x-lib-a.md")
         #expect(libA.contains("Evidence, `retry/401-storm-bounded` (XFAIL)"), "the MUST failure, not the SHOULD one")
         #expect(libA.contains(">   t=+0s  #2 POST /token grant_type=refresh_token refresh_token=rt-1 → 200"))
         #expect(libA.contains("✗ number of token requests (grant refresh_token) is at most 1 [MUST]"))
@@ -98,10 +105,14 @@ struct ClientsTableTests {
                 Self.scenario("refresh/odd-expires-in/soon", family: "expires_in-handling", .failed, level: "SHOULD"),
             ]
         )
-        #expect(ClientsTable().render([client]).contains("Evidence, `refresh/odd-expires-in/soon` (FAIL)"))
+        #expect(
+            Self.page(ClientsTable().pages([client]), "clients/lib-c.md").contains(
+                "Evidence, `refresh/odd-expires-in/soon` (FAIL)"
+            )
+        )
         // With nothing else failing, the varying family's timeline is quoted, its one-time values masked.
         client.scenarios.removeLast()
-        let only = ClientsTable().render([client])
+        let only = Self.page(ClientsTable().pages([client]), "clients/lib-c.md")
         #expect(only.contains("Evidence, `security/authorization-response-state-refused/forged` (FAIL)"))
         #expect(only.contains("GET /authorize?state=… → 302"))
     }
@@ -122,8 +133,9 @@ struct ClientsTableTests {
                 }
             }
         }
-        let page = ClientsTable().render(first)
-        #expect(page == ClientsTable().render(second))
+        let pages = ClientsTable().pages(first)
+        #expect(pages == ClientsTable().pages(second))
+        let page = pages.map(\.text).joined()
         #expect(page.contains("http://127.0.0.1:PORT/token"))
         #expect(page.contains("<temporary file>"))
         #expect(!page.contains("40001"))
@@ -131,16 +143,19 @@ struct ClientsTableTests {
 
     @Test("per family: every scenario's verdict per client, linked to its file in the repository")
     func familySections() {
-        let page = ClientsTable().render(Self.twoClients())
-        let retry = Self.section(page, from: "### 401 handling", to: "### Single-flight")
+        let pages = ClientsTable().pages(Self.twoClients())
+        let retry = Self.page(pages, "clients/families/401-handling.md")
+        #expect(
+            retry.hasPrefix("[← OAuth client libraries: what each gets right](../../clients.md)\n\n# 401 handling\n")
+        )
         #expect(retry.contains("| Scenario | Level | lib-a 1.0 | lib-b 2.0 |"))
         #expect(
             retry.contains(
-                "| [`retry/401-storm-bounded`](../Scenarios/retry/401-storm-bounded.yaml) | MUST | XFAIL | PASS |"
+                "| [`retry/401-storm-bounded`](../../../Scenarios/retry/401-storm-bounded.yaml) | MUST | XFAIL | PASS |"
             )
         )
         #expect(retry.contains("| `retry/401-without-challenge-bounded` | SHOULD | FAIL | PASS |"), "no file, no link")
-        let tls = Self.section(page, from: "### TLS", to: "### Authorization code flow")
+        let tls = Self.page(pages, "clients/families/tls.md")
         #expect(tls.contains("| SHOULD | SKIP | SKIP |"))
         #expect(ClientsTable.repositoryPath(ofScenarioFile: "/work/x/Scenarios/tls/a.yaml") == "Scenarios/tls/a.yaml")
         #expect(ClientsTable.repositoryPath(ofScenarioFile: "/elsewhere/mine.yaml") == nil)
@@ -148,10 +163,14 @@ struct ClientsTableTests {
 
     @Test("a scenario that names no family gets a column of its own")
     func unclaimedScenarios() {
-        let page = ClientsTable().render([Self.result("lib", "1", [Self.scenario("mine/custom-check", .passed)])])
+        let pages = ClientsTable().pages([Self.result("lib", "1", [Self.scenario("mine/custom-check", .passed)])])
+        let page = pages[0].text
         #expect(page.contains("| Client | Proactive refresh |"))
         #expect(page.contains("| Sign-in exchanged at the app server | Other scenarios |"))
-        #expect(page.contains("[✅ pass 1/1](#other-scenarios)"))
+        #expect(page.contains("[✅ pass 1/1](clients/families/other-scenarios.md)"))
+        #expect(
+            Self.page(pages, "clients/families/other-scenarios.md").contains("| `mine/custom-check` | SHOULD | PASS |")
+        )
     }
 
     @Test("report --clients-table writes the table, linking scenario files and profiles from where it is written")
@@ -175,10 +194,23 @@ struct ClientsTableTests {
         )
         #expect(report.status == 0, "\(report.standardError)")
         #expect(report.standardOutput.contains("Clients table: docs/clients.md"))
-        let written = try String(contentsOf: directory.appendingPathComponent("docs/clients.md"), encoding: .utf8)
-        #expect(written == ClientsTable(repositoryRoot: "../").render(Self.twoClients()))
-        #expect(written.contains("](../Scenarios/retry/401-storm-bounded.yaml)"))
-        #expect(written.contains("](../Adapters/x/lib-a.yaml)"))
+        #expect(
+            report.standardOutput.contains("Clients table pages: \(BehaviourFamily.all.count + 2) in docs/clients/")
+        )
+        for page in ClientsTable(repositoryRoot: "../").pages(Self.twoClients()) {
+            let written = try String(contentsOf: directory.appendingPathComponent("docs/" + page.path), encoding: .utf8)
+            #expect(written == page.text, "\(page.path)")
+        }
+        let family = try String(
+            contentsOf: directory.appendingPathComponent("docs/clients/families/401-handling.md"),
+            encoding: .utf8
+        )
+        #expect(family.contains("](../../../Scenarios/retry/401-storm-bounded.yaml)"))
+        let library = try String(
+            contentsOf: directory.appendingPathComponent("docs/clients/x-lib-a.md"),
+            encoding: .utf8
+        )
+        #expect(library.contains("](../../Adapters/x/lib-a.yaml)"))
     }
 
     // MARK: - Hand-made results
@@ -313,9 +345,8 @@ struct ClientsTableTests {
     }
 
     /// The lines of `page` from the heading `from` up to the heading `to`.
-    static func section(_ page: String, from: String, to: String) -> String {
-        guard let start = page.range(of: from), let end = page.range(of: to, range: start.upperBound..<page.endIndex)
-        else { return "" }
-        return String(page[start.lowerBound..<end.lowerBound])
+    /// The text of the page at `path`, or "" when there is none.
+    static func page(_ pages: [ClientsTable.Page], _ path: String) -> String {
+        pages.first { $0.path == path }?.text ?? ""
     }
 }

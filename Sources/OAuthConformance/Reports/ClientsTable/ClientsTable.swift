@@ -1,13 +1,13 @@
-/// The public conformance table of OAuth client libraries (docs/clients.md): a row per client, a
-/// column per behaviour family, each cell pass, fail or not supported with its counts; then per
-/// library what it does wrong, with a timeline as evidence; then per family the verdict of
-/// every scenario for every client.
+/// The public conformance table of OAuth client libraries (docs/clients.md and the pages in
+/// docs/clients/): on the first page a row per client, a column per behaviour family, each cell
+/// pass, fail or not supported with its counts; a page per library on what it does wrong, with a
+/// timeline as evidence; a page per family with the verdict of every scenario for every client.
 ///
-/// The page is committed, and a test compares it with a fresh render, so it holds nothing that
-/// differs between two runs of the same clients: no dates, wall times, ports or temporary paths.
+/// The pages are committed, and a test compares them with a fresh render, so they hold nothing
+/// that differs between two runs of the same clients: no dates, wall times, ports or temporary paths.
 public struct ClientsTable: Sendable {
-    /// Where the repository root is, seen from the page: scenario files and profiles are linked
-    /// relative to it. `../` for docs/clients.md; nil for no links.
+    /// Where the repository root is, seen from the first page: scenario files and profiles are
+    /// linked relative to it. `../` for docs/clients.md; nil for no links.
     public var repositoryRoot: String?
     /// Most characters of the evidence shown for one library.
     public var evidenceLimit: Int
@@ -17,52 +17,76 @@ public struct ClientsTable: Sendable {
         self.evidenceLimit = evidenceLimit
     }
 
-    /// The page for these clients, in the order given (`ResultMerge.merge` keeps the order of the files).
-    public func render(_ results: [ConformanceResult]) -> String {
+    /// One page, at a path relative to the folder of the first page.
+    public struct Page: Sendable, Equatable {
+        public var path: String
+        public var text: String
+    }
+
+    /// Every page for these clients, in the order given (`ResultMerge.merge` keeps the order of
+    /// the files): first the table, at `name`; then, in the folder named after it (`clients/`
+    /// for `clients.md`), a page per client and, under `families/`, a page per family.
+    public func pages(_ results: [ConformanceResult], name: String = "clients.md") -> [Page] {
+        let folder = String(name.dropLast(name.hasSuffix(".md") ? 3 : 0)) + "/"
         let families = Self.families(shownFor: results)
-        var anchors = MarkdownAnchors()
-        _ = anchors.anchor(for: Self.title)
-        let librariesAnchor = anchors.anchor(for: Self.librariesHeading)
-        let clientAnchors = results.map { anchors.anchor(for: $0.client.label) }
-        _ = anchors.anchor(for: Self.familiesHeading)
-        let familyAnchors = families.map { anchors.anchor(for: $0.title) }
+        let clientPages = results.map { folder + Self.pageName(of: $0) }
+        let familyPages = families.map { folder + "families/\($0.id).md" }
 
         var lines = ["# \(Self.title)", ""]
-        lines += introduction(results, librariesAnchor: librariesAnchor)
+        lines += introduction(results)
         lines.append("| Client | " + families.map { MarkdownText.inline($0.title) }.joined(separator: " | ") + " |")
         lines.append("|---|" + String(repeating: "---|", count: families.count))
-        for (result, clientAnchor) in zip(results, clientAnchors) {
+        for (result, clientPage) in zip(results, clientPages) {
             let scenarios = Dictionary(grouping: result.scenarios) { BehaviourFamily.family(of: $0) }
-            let cells = zip(families, familyAnchors).map { family, anchor in
-                "[\(FamilyTally(scenarios[family] ?? []).text)](#\(anchor))"
+            let cells = zip(families, familyPages).map { family, page in
+                "[\(FamilyTally(scenarios[family] ?? []).text)](\(page))"
             }
             lines.append(
-                "| [\(MarkdownText.inline(result.client.label))](#\(clientAnchor)) | \(cells.joined(separator: " | ")) |"
+                "| [\(MarkdownText.inline(result.client.label))](\(clientPage)) | \(cells.joined(separator: " | ")) |"
             )
         }
         lines += ["", "## \(Self.librariesHeading)", ""]
-        for result in results {
-            lines += LibrarySection(result: result, repositoryRoot: repositoryRoot, evidenceLimit: evidenceLimit).lines
+        for (result, clientPage) in zip(results, clientPages) {
+            lines.append("- [\(MarkdownText.inline(result.client.label))](\(clientPage)): \(result.tally)")
         }
-        lines += ["## \(Self.familiesHeading)", ""]
-        lines += [
-            "Every scenario of each family with its verdict per client: PASS; FAIL; XFAIL, a failure the client's "
-                + "profile lists as expected; WARN, a failure below the run's `--fail-on` level; SKIP, the client "
-                + "lacks a capability the scenario needs; ERROR, the run could not judge it. "
-                + "`conformance explain ID` tells what a scenario checks.",
-            "",
-        ]
-        for family in families {
-            lines += familySection(family, results: results)
+        lines += ["", "## \(Self.familiesHeading)", ""]
+        for (family, page) in zip(families, familyPages) {
+            lines.append("- [\(MarkdownText.inline(family.title))](\(page)): \(MarkdownText.inline(family.summary))")
         }
-        return lines.joined(separator: "\n")
+        lines.append("")
+
+        var pages = [Page(path: name, text: lines.joined(separator: "\n"))]
+        for (result, page) in zip(results, clientPages) {
+            let section = LibrarySection(
+                result: result,
+                repositoryRoot: repositoryRoot.map { "../" + $0 },
+                evidenceLimit: evidenceLimit
+            )
+            pages.append(Page(path: page, text: (backLink(to: name, depth: 1) + section.lines).joined(separator: "\n")))
+        }
+        for (family, page) in zip(families, familyPages) {
+            pages.append(
+                Page(
+                    path: page,
+                    text: (backLink(to: name, depth: 2) + familySection(family, results: results)).joined(
+                        separator: "\n"
+                    )
+                )
+            )
+        }
+        return pages
+    }
+
+    /// `python-authlib.md`: named as the client's committed result is.
+    static func pageName(of result: ConformanceResult) -> String {
+        String(ClientsTableResults.fileName(for: result).dropLast(".json".count)) + ".md"
     }
 
     private static let title = "OAuth client libraries: what each gets right"
     private static let librariesHeading = "What each library gets wrong"
     private static let familiesHeading = "The scenarios of each family"
 
-    private func introduction(_ results: [ConformanceResult], librariesAnchor: String) -> [String] {
+    private func introduction(_ results: [ConformanceResult]) -> [String] {
         let scenarioCount = Set(results.flatMap { $0.scenarios.map(\.id) }).count
         let harness = Set(results.map(\.harnessVersion)).sorted().joined(separator: ", ")
         return [
@@ -73,15 +97,27 @@ public struct ClientsTable: Sendable {
                 + "A row per client, a column per behaviour family. A cell is **pass** when every scenario of the "
                 + "family that the client ran passed, **fail** when one failed (whether or not the client's profile "
                 + "expects it), and **not supported** when the client skipped them all for want of a capability; "
-                + "`5/8` counts the scenarios passed of those run, skips apart. A cell links to the family's "
-                + "scenarios and their verdicts; [what each library gets wrong](#\(librariesAnchor)) gives the "
-                + "reasons and a request timeline as evidence.",
+                + "`5/8` counts the scenarios passed of those run, skips apart. A cell opens the family's "
+                + "scenarios and their verdicts; a client's name opens what it does wrong, with the reasons and "
+                + "a request timeline as evidence.",
             "",
         ]
     }
 
+    /// The first lines of a page `depth` folders below the table: a link back to it.
+    private func backLink(to name: String, depth: Int) -> [String] {
+        ["[← \(Self.title)](\(String(repeating: "../", count: depth))\(name))", ""]
+    }
+
     private func familySection(_ family: BehaviourFamily, results: [ConformanceResult]) -> [String] {
-        var lines = ["### \(MarkdownText.inline(family.title))", "", MarkdownText.inline(family.summary), ""]
+        var lines = [
+            "# \(MarkdownText.inline(family.title))", "", MarkdownText.inline(family.summary), "",
+            "Every scenario of the family with its verdict per client: PASS; FAIL; XFAIL, a failure the client's "
+                + "profile lists as expected; WARN, a failure below the run's `--fail-on` level; SKIP, the client "
+                + "lacks a capability the scenario needs; INCONC, the client never reached what the scenario is "
+                + "about; ERROR, the run could not judge it. `conformance explain ID` tells what a scenario checks.",
+            "",
+        ]
         lines.append(
             "| Scenario | Level | " + results.map { MarkdownText.inline($0.client.label) }.joined(separator: " | ")
                 + " |"
@@ -96,19 +132,20 @@ public struct ClientsTable: Sendable {
                 result.scenarios.first { $0.id == id }?.verdict.label ?? "—"
             }
             lines.append(
-                "| \(scenarioLink(scenario)) | \(scenario.level) | \(verdicts.joined(separator: " | ")) |"
+                "| \(scenarioLink(scenario, depth: 2)) | \(scenario.level) | \(verdicts.joined(separator: " | ")) |"
             )
         }
         return lines + [""]
     }
 
-    /// `` [`refresh/x`](../Scenarios/refresh/x.yaml) ``: linked when the file is part of the repository.
-    private func scenarioLink(_ scenario: ScenarioRecord) -> String {
+    /// `` [`refresh/x`](../../../Scenarios/refresh/x.yaml) ``, from a page `depth` folders below the
+    /// table: linked when the file is part of the repository.
+    private func scenarioLink(_ scenario: ScenarioRecord, depth: Int) -> String {
         let id = "`\(scenario.id)`"
         guard let file = scenario.file.flatMap(Self.repositoryPath(ofScenarioFile:)), let repositoryRoot else {
             return id
         }
-        return "[\(id)](\(repositoryRoot)\(file))"
+        return "[\(id)](\(String(repeating: "../", count: depth))\(repositoryRoot)\(file))"
     }
 
     /// The path of a built-in scenario file inside the repository, however the run named it
@@ -119,7 +156,7 @@ public struct ClientsTable: Sendable {
         return String(file[file.index(after: range.lowerBound)...])
     }
 
-    /// The built-in families, and a column for scenarios none of them claims when a result has any.
+    /// The built-in families, and a column for scenarios that name none when a result has any.
     private static func families(shownFor results: [ConformanceResult]) -> [BehaviourFamily] {
         let unclaimed = results.contains { $0.scenarios.contains { BehaviourFamily.family(of: $0) == .other } }
         return BehaviourFamily.all + (unclaimed ? [.other] : [])

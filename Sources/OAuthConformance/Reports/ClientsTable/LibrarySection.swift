@@ -10,7 +10,7 @@ struct LibrarySection {
     var lines: [String] {
         let client = result.client
         let findings = LibraryFindings(result)
-        var lines = ["### \(MarkdownText.inline(client.label))", "", about(client), ""]
+        var lines = ["# \(MarkdownText.inline(client.label))", "", about(client), ""]
         if findings.findings.isEmpty {
             lines += ["Passes every scenario it runs.", ""]
         } else {

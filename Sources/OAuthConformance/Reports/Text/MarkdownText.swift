@@ -38,30 +38,4 @@ extension MarkdownText {
         }
         return escaped
     }
-
-    /// The anchor GitHub gives a heading: lower case, punctuation other than `-` and `_`
-    /// dropped, spaces as hyphens (`401 handling` → `401-handling`, `authlib 1.9.6` →
-    /// `authlib-196`).
-    static func slug(_ heading: String) -> String {
-        String(
-            heading.lowercased().compactMap { character -> Character? in
-                if character == " " { return "-" }
-                return character.isLetter || character.isNumber || character == "-" || character == "_"
-                    ? character : nil
-            }
-        )
-    }
-}
-
-/// The anchors of a page's headings, handed out in page order as GitHub does: a heading whose
-/// slug was taken already gets `-1`, `-2`, ….
-struct MarkdownAnchors {
-    private var taken: [String: Int] = [:]
-
-    mutating func anchor(for heading: String) -> String {
-        let slug = MarkdownText.slug(heading)
-        defer { taken[slug, default: 0] += 1 }
-        guard let count = taken[slug] else { return slug }
-        return "\(slug)-\(count)"
-    }
 }
