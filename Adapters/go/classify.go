@@ -1,7 +1,8 @@
-// Error categories (docs/adapter-protocol.md, "Error categories") for what golang.org/x/oauth2
-// and net/http return to the application. Only what the library surfaces counts: 0.3.0's
+// What golang.org/x/oauth2 and net/http return to the application, as the protocol reports it
+// (docs/adapter-protocol.md, "Error categories"). Only what the library surfaces counts: 0.3.0's
 // *oauth2.RetrieveError carries the token endpoint's *http.Response and raw Body but no parsed
-// RFC 6749 §5.2 code, so no answer of this adapter carries oauth_error.
+// RFC 6749 §5.2 code, so no answer of this adapter carries oauth_error; it carries the status,
+// from which the harness derives the category (a 5xx or 429 is transient).
 package main
 
 import (
@@ -26,6 +27,10 @@ func classify(err error) *clientError {
 	}
 	e := &clientError{Message: err.Error(), Type: typeName(err)}
 	e.Category = category(err)
+	var retrieve *oauth2.RetrieveError
+	if errors.As(err, &retrieve) && retrieve.Response != nil {
+		e.Status = retrieve.Response.StatusCode
+	}
 	return e
 }
 
@@ -34,7 +39,9 @@ func category(err error) string {
 	// wrapping the cause; look at the cause.
 	var retrieve *oauth2.RetrieveError
 	if errors.As(err, &retrieve) {
-		return retrieveCategory(retrieve)
+		// The token endpoint refused: an RFC 6749 §5.2 error response whose code the library did
+		// not read, unless its status (reported beside) says the server is down or busy.
+		return "oauth_error"
 	}
 	if isTLSFailure(err) {
 		return "tls"
@@ -54,16 +61,6 @@ func category(err error) string {
 		return "transient" // refused, dropped, timed out
 	}
 	return "protocol"
-}
-
-// retrieveCategory: the library surfaces the token endpoint's status (Response.StatusCode) and
-// nothing parsed from the body. A 5xx or 429 is worth retrying later; any other refusal is an
-// RFC 6749 §5.2 error response whose code the library did not read.
-func retrieveCategory(r *oauth2.RetrieveError) string {
-	if r.Response != nil && (r.Response.StatusCode >= 500 || r.Response.StatusCode == 429) {
-		return "transient"
-	}
-	return "oauth_error"
 }
 
 // libraryMessageCategory: the library's own conditions are plain errors.New values, told apart

@@ -51,10 +51,12 @@ type environment struct {
 	IDTokenSigningAlg      string `json:"id_token_signing_alg"`
 }
 
-// clientError is an error the library surfaced to the application, as the protocol reports it.
+// clientError is an error the library surfaced to the application, as the protocol reports it:
+// the harness derives the category from Status and OAuthError; Category is for what they do not tell.
 type clientError struct {
-	Category   string `json:"category"`
+	Category   string `json:"category,omitempty"`
 	OAuthError string `json:"oauth_error,omitempty"` // only when the library itself surfaced the §5.2 code
+	Status     int    `json:"status,omitempty"`      // only when the library surfaced the HTTP status with its error
 	Type       string `json:"type,omitempty"`
 	Message    string `json:"message"`
 }

@@ -135,9 +135,9 @@ class AuthlibAdapter(SessionAdapter):
             response.raise_for_status()
             return UserInfo(response.json())
         except (HTTPError, JSONDecodeError) as exception:
-            status = response.status_code
-            category = "transient" if status >= 500 or status == 429 else "userinfo"
-            raise ClientError(category, str(exception), type_name=type_name(exception)) from exception
+            # The response the session handed over: its status is the harness's to read (a 5xx
+            # or 429 is transient); anything else is a userinfo answer the client cannot use.
+            raise ClientError("userinfo", str(exception), type_name=type_name(exception), status=response.status_code) from exception
 
     def identity(self):
         return self.claims and {"iss": self.claims.get("iss"), "sub": self.claims.get("sub")}

@@ -167,10 +167,9 @@ def httpx_error(exception):
     chains to it (the application sees it as __cause__)."""
     message = str(exception) or repr(exception)
     if isinstance(exception, httpx.HTTPStatusError):
-        # raise_for_status, which authlib calls on a 5xx or a token response that is no JSON object.
-        status = exception.response.status_code
-        category = "transient" if status >= 500 or status == 429 else "protocol"
-        return ClientError(category, message, type_name=type_name(exception))
+        # raise_for_status, which authlib calls on a 5xx or a token response that is no JSON object:
+        # the status is the harness's to read (a 5xx or 429 is transient).
+        return ClientError("protocol", message, type_name=type_name(exception), status=exception.response.status_code)
     if isinstance(exception, httpx.TransportError):
         if caused_by(exception, ssl.SSLError):
             return ClientError("tls", message, type_name=type_name(exception))

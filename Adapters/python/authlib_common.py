@@ -7,7 +7,7 @@ from authlib.oauth2.rfc7523 import ClientSecretJWT, PrivateKeyJWT
 from joserfc.errors import JoseError
 from joserfc.jwk import ECKey
 
-from oauth_adapter import ClientError, category_for_code, client_assertion_jwk, type_name
+from oauth_adapter import ClientError, client_assertion_jwk, refusal, type_name
 
 # authlib's own conditions, not RFC 6749 codes: nothing usable to send, so the user must sign in again.
 SIGN_IN_CODES = {"missing_token", "token_invalid", "token_expired"}
@@ -15,7 +15,8 @@ SIGN_IN_CODES = {"missing_token", "token_invalid", "token_expired"}
 
 def authlib_error(exception):
     """authlib's error as a ClientError, or None for an exception that is not authlib's. OAuthError
-    and its kin carry the RFC 6749 §5.2 code in .error, which is reported as the oauth_error."""
+    and its kin carry the RFC 6749 §5.2 code in .error, which is reported as the oauth_error (the
+    harness derives the category from it)."""
     if isinstance(exception, JoseError):
         # authlib 1.9 decodes and validates ID tokens with joserfc (OpenIDMixin.parse_id_token,
         # authlib.oidc.core.IDToken): its errors are the ID token refused.
@@ -27,7 +28,7 @@ def authlib_error(exception):
         return ClientError("authorization_required", str(exception), type_name=type_name(exception))
     if code == "mismatching_state":
         return ClientError("protocol", str(exception), type_name=type_name(exception))
-    return ClientError(category_for_code(code), str(exception), oauth_error=code, type_name=type_name(exception))
+    return refusal(exception, code)
 
 
 def client_arguments(environment, token, update_token):

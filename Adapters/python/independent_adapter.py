@@ -4,7 +4,7 @@ Two configurations of the same client, chosen with --mode (the profiles pass it)
   reactive   no proactive refresh: it renews only after a 401 invalid_token, or when asked;
   proactive  renews inside a 300-second window (half the lifetime for short tokens), and on a 401.
 The client reads time.time(), so the profiles run it under libfaketime. The adapter only relays:
-the category, code and message of an error are the ones the client raised, and the tokens are
+the category, code, status and message of an error are the ones the client raised, and the tokens are
 persisted by the client itself (its TokenStore, in storage_dir), never by the adapter; so is the
 signed-in user, whom `identity` reports from the client.
 """
@@ -109,8 +109,10 @@ class IndependentAdapter(Adapter):
 
     def classify(self, exception):
         if isinstance(exception, ClientFailure):
-            # What the client surfaced: its own category and the provider's code it carried.
-            return ClientError(exception.category, exception.message, oauth_error=exception.oauth_error, type_name=type_name(exception))
+            # What the client surfaced: the provider's code and the status it carried (the harness
+            # derives the category from them), and its own category for what they do not tell.
+            return ClientError(exception.category, exception.message, oauth_error=exception.oauth_error,
+                               type_name=type_name(exception), status=exception.status)
         # Every refusal the client means is a ClientFailure; anything else escaped from inside it.
         # Python programming errors or not (an OSError from the standard library, say), it is a
         # crash, never a refusal.

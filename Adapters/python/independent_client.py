@@ -98,18 +98,20 @@ class ClientFailure(Exception):
     """What the client tells the application when it cannot do what was asked.
 
     ``category`` says what the application can do about it; ``oauth_error`` is the RFC 6749 §5.2
-    (or §4.1.2.1) code the provider sent, when it sent one. Messages never quote a credential.
+    (or §4.1.2.1) code the provider sent, when it sent one; ``status`` is the HTTP status of the
+    answer the failure is about, when there was one. Messages never quote a credential.
     """
 
-    def __init__(self, category: str, message: str, oauth_error: Optional[str] = None):
+    def __init__(self, category: str, message: str, oauth_error: Optional[str] = None, status: Optional[int] = None):
         super().__init__(message)
         self.category = category
         self.message = message
         self.oauth_error = oauth_error
+        self.status = status
 
     def copy(self) -> "ClientFailure":
         """A fresh exception with the same content, for each thread that shares one outcome."""
-        return ClientFailure(self.category, self.message, self.oauth_error)
+        return ClientFailure(self.category, self.message, self.oauth_error, self.status)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -286,15 +288,15 @@ class ErrorMapper:
     @classmethod
     def error_response(cls, code: str, description: Optional[str], status: int, where: str = "the token endpoint") -> ClientFailure:
         detail = f": {description}" if isinstance(description, str) and description else ""
-        return ClientFailure(cls.for_code(code, status), f"{where} refused the request ({status} {code}){detail}", oauth_error=code)
+        return ClientFailure(cls.for_code(code, status), f"{where} refused the request ({status} {code}){detail}", oauth_error=code, status=status)
 
     @classmethod
     def codeless_response(cls, status: int, what: str, where: str = "the token endpoint") -> ClientFailure:
         if cls.server_trouble(status):
-            return ClientFailure(TRANSIENT, f"{where} is unavailable (HTTP {status}, {what})")
+            return ClientFailure(TRANSIENT, f"{where} is unavailable (HTTP {status}, {what})", status=status)
         if 300 <= status < 400:
-            return ClientFailure(PROTOCOL, f"{where} answered a redirect (HTTP {status}); redirects are not followed")
-        return ClientFailure(PROTOCOL, f"{where} answered HTTP {status} with {what}")
+            return ClientFailure(PROTOCOL, f"{where} answered a redirect (HTTP {status}); redirects are not followed", status=status)
+        return ClientFailure(PROTOCOL, f"{where} answered HTTP {status} with {what}", status=status)
 
     @staticmethod
     def transport(error: Exception, what: str) -> ClientFailure:
@@ -867,7 +869,7 @@ class DeviceAuthorization:
         if failure.category == TRANSIENT:
             self._transient_in_a_row += 1
             if self._transient_in_a_row > self.MAX_TRANSIENT:
-                self._end(ClientFailure(TRANSIENT, f"the token endpoint kept failing while polling ({self._transient_in_a_row} times in a row): {failure.message}", oauth_error=code))
+                self._end(ClientFailure(TRANSIENT, f"the token endpoint kept failing while polling ({self._transient_in_a_row} times in a row): {failure.message}", oauth_error=code, status=failure.status))
             back_off = min(self._interval * (2 ** self._transient_in_a_row), max(self.LONGEST_BACK_OFF, self._interval))
             log.info("device poll failed (%s); polling again in %.0f s", failure.message, back_off)
             return self._schedule(now, back_off)
@@ -1048,9 +1050,9 @@ class JsonFetcher:
         except requests.exceptions.RequestException as error:
             raise ErrorMapper.transport(error, f"fetching the {what}") from None
         if ErrorMapper.server_trouble(response.status_code):
-            raise ClientFailure(TRANSIENT, f"the {what} is unavailable (HTTP {response.status_code})")
+            raise ClientFailure(TRANSIENT, f"the {what} is unavailable (HTTP {response.status_code})", status=response.status_code)
         if response.status_code != 200 or len(response.content) > self.LARGEST_BODY:
-            raise ClientFailure(PROTOCOL, f"the {what} could not be had (HTTP {response.status_code})")
+            raise ClientFailure(PROTOCOL, f"the {what} could not be had (HTTP {response.status_code})", status=response.status_code)
         try:
             value = json.loads(response.content.decode("utf-8"))
         except (UnicodeDecodeError, ValueError):
@@ -1283,7 +1285,7 @@ class OpenIDRelyingParty:
         status = response.status_code
         if status != 200:
             category = TRANSIENT if ErrorMapper.server_trouble(status) else AUTHORIZATION_REQUIRED if status == 401 else USERINFO
-            raise ClientFailure(category, f"the userinfo endpoint answered HTTP {status}")
+            raise ClientFailure(category, f"the userinfo endpoint answered HTTP {status}", status=status)
         try:
             claims = response.json()
         except ValueError:

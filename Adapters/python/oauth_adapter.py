@@ -4,7 +4,9 @@ A library adapter subclasses `Adapter`, fills in the operations its library can 
 `serve(MyAdapter())`. This module does the rest: reading one JSON request a line from stdin,
 answering one JSON line on stdout, running `concurrently` batches on threads (an adapter for an
 asynchronous library overrides `Adapter.concurrently` to run them as tasks), and turning
-exceptions into error categories. stdout is kept for the protocol: whatever the library prints
+exceptions into errors as the protocol reports them: what the library surfaced (an HTTP status,
+an RFC 6749 §5.2 code), from which the harness derives the category, and a category only for
+what neither tells. stdout is kept for the protocol: whatever the library prints
 goes to stderr, which the harness shows in its report.
 """
 
@@ -24,28 +26,27 @@ log = logging.getLogger("adapter")
 class ClientError(Exception):
     """An error the client surfaced to the application, as the protocol reports it.
 
-    category: authorization_required, invalid_client, oauth_error, transient, protocol, tls,
-    id_token, userinfo, unsupported or unexpected; oauth_error: the RFC 6749 §5.2 code as the
-    library surfaced it (an attribute of its exception), never one the adapter dug out of the
-    response itself.
+    oauth_error: the RFC 6749 §5.2 code as the library surfaced it (an attribute of its
+    exception), never one the adapter dug out of the response itself; status: the HTTP status the
+    library surfaced with its error (an exception's response), likewise. The harness derives the
+    category from them: a 5xx or 429 is transient, a code goes by its one table. category is for
+    what neither tells (tls, protocol, id_token, userinfo, unsupported, unexpected, a dropped
+    connection as transient, nothing to send as authorization_required); None when they tell.
     """
 
-    def __init__(self, category, message, oauth_error=None, type_name=None):
+    def __init__(self, category, message, oauth_error=None, type_name=None, status=None):
         super().__init__(message)
         self.category = category
         self.message = message
         self.oauth_error = oauth_error
         self.type_name = type_name
+        self.status = status
 
 
-def category_for_code(code):
-    """The category of an RFC 6749 §5.2 error code."""
-    if code == "invalid_client":
-        return "invalid_client"
-    if code in ("invalid_grant", "access_denied"):
-        # The grant is dead, or the user said no: only a new sign-in helps.
-        return "authorization_required"
-    return "oauth_error"
+def refusal(exception, code):
+    """A refusal the library surfaced with its RFC 6749 §5.2 code, as it surfaced it: the harness
+    reads the code; a refusal without one (the library gave none) is oauth_error."""
+    return ClientError(None if code else "oauth_error", str(exception), oauth_error=code, type_name=type_name(exception))
 
 
 def type_name(exception):
@@ -66,9 +67,10 @@ def transport_error(exception):
     if isinstance(exception, (requests.exceptions.ConnectionError, requests.exceptions.Timeout)):
         return ClientError("transient", str(exception), type_name=type_name(exception))
     if isinstance(exception, requests.exceptions.HTTPError):
-        status = exception.response.status_code if exception.response is not None else 0
-        category = "transient" if status >= 500 or status == 429 else "protocol"
-        return ClientError(category, str(exception), type_name=type_name(exception))
+        # raise_for_status: the status is the harness's to read (a 5xx or 429 is transient); any
+        # other is an answer the library could not use.
+        status = exception.response.status_code if exception.response is not None else None
+        return ClientError("protocol", str(exception), type_name=type_name(exception), status=status)
     return None
 
 
@@ -309,9 +311,13 @@ def failure(adapter, op, exception):
     """An `ok: false` answer: the exception as the adapter classifies it."""
     error = exception if isinstance(exception, ClientError) else adapter.classify(exception)
     log.info("%s failed: %s: %s", op, error.type_name or "ClientError", error.message)
-    fields = {"category": error.category, "message": error.message}
+    fields = {"message": error.message}
+    if error.category:
+        fields["category"] = error.category
     if error.oauth_error:
         fields["oauth_error"] = error.oauth_error
+    if error.status is not None:
+        fields["status"] = error.status
     if error.type_name:
         fields["type"] = error.type_name
     return {"ok": False, "error": fields}

@@ -46,11 +46,9 @@ from urllib.parse import urlsplit
 import jwskate
 import requests
 from requests_oauth2client import (
-    AccessDenied,
     AuthorizationResponseError,
     ClientSecretJwt,
     DeviceAuthorizationPollingJob,
-    ExpiredToken,
     ExpiredAccessToken,
     InvalidAuthResponse,
     InvalidIdToken,
@@ -64,7 +62,7 @@ from requests_oauth2client import (
     TokenSerializer,
 )
 
-from oauth_adapter import ClientError, SessionAdapter, category_for_code, client_assertion_jwk, log, serve, type_name
+from oauth_adapter import ClientError, SessionAdapter, client_assertion_jwk, log, serve, type_name
 
 # What the library raises when it refuses an ID token: its own InvalidIdToken family from
 # validate_id_token, and the jwskate errors of the signature check it calls without catching them
@@ -365,15 +363,12 @@ class RequestsOAuth2ClientAdapter(SessionAdapter):
             # OAuth2Client.userinfo with the token the application holds; it does not renew it.
             return client.userinfo(self.session.auth.token)
         except requests.exceptions.HTTPError as exception:
-            # on_userinfo_error is raise_for_status(): the status is all the library surfaces.
-            status = exception.response.status_code if exception.response is not None else 0
-            if status >= 500 or status == 429:
-                category = "transient"
-            elif status == 401:
-                category = "authorization_required"  # the access token (or its absence) was refused
-            else:
-                category = "userinfo"
-            raise ClientError(category, str(exception), type_name=type_name(exception)) from exception
+            # on_userinfo_error is raise_for_status(): the status is all the library surfaces, and
+            # the harness reads it (a 5xx or 429 is transient).
+            status = exception.response.status_code if exception.response is not None else None
+            # A 401: the access token (or its absence) was refused.
+            category = "authorization_required" if status == 401 else "userinfo"
+            raise ClientError(category, str(exception), type_name=type_name(exception), status=status) from exception
         except requests.exceptions.JSONDecodeError as exception:
             raise ClientError("userinfo", str(exception), type_name=type_name(exception)) from exception
 
@@ -406,23 +401,18 @@ class RequestsOAuth2ClientAdapter(SessionAdapter):
             # InvalidClient, …) carry the RFC 6749 §5.2 code in .error; InvalidTokenResponse (a body
             # that is neither a token nor a standard error) carries none. Both carry the response.
             # The PAR endpoint's errors are of these kinds too: an error body gives an EndpointError
-            # subclass, anything else InvalidPushedAuthorizationResponse (no .error).
+            # subclass, anything else InvalidPushedAuthorizationResponse (no .error). The harness
+            # derives the category from the status and the code (AccessDenied and ExpiredToken,
+            # the device authorization's end, carry theirs); without either it is an answer the
+            # library could not use.
             code = getattr(exception, "error", None)
-            status = exception.response.status_code if exception.response is not None else 0
-            if status >= 500 or status == 429:
-                category = "transient"
-            elif isinstance(exception, (AccessDenied, ExpiredToken)):
-                # The device authorization's end (RFC 8628 §3.5): the user said no, or the device
-                # code expired; only a new device authorization helps.
-                category = "authorization_required"
-            else:
-                category = category_for_code(code) if code else "protocol"
-            return ClientError(category, message, oauth_error=code, type_name=name)
+            status = exception.response.status_code if exception.response is not None else None
+            return ClientError(None if code else "protocol", message, oauth_error=code, type_name=name, status=status)
         if isinstance(exception, AuthorizationResponseError):
             # error= in the redirect; the exception sets .error and .description but no message.
             code = exception.error
             text = f"{code}: {exception.description}" if exception.description else code
-            return ClientError(category_for_code(code), text, oauth_error=code, type_name=name)
+            return ClientError(None if code else "oauth_error", text, oauth_error=code, type_name=name)
         if isinstance(exception, InvalidAuthResponse):
             # MismatchingState, MissingIssuer, MismatchingIssuer, MissingAuthCode.
             return ClientError("protocol", message, type_name=name)

@@ -11,7 +11,7 @@ from oauthlib.oauth2 import BackendApplicationClient, LegacyApplicationClient, W
 from oauthlib.oauth2.rfc6749.errors import OAuth2Error
 from requests_oauthlib import OAuth2Session
 
-from oauth_adapter import ClientError, SessionAdapter, category_for_code, serve, type_name
+from oauth_adapter import ClientError, SessionAdapter, refusal, serve, type_name
 
 CLIENTS = {"password": LegacyApplicationClient, "client_credentials": BackendApplicationClient, "authorization_code": WebApplicationClient}
 
@@ -94,7 +94,7 @@ class RequestsOAuthlibAdapter(SessionAdapter):
                 return ClientError("authorization_required", str(exception), type_name=type_name(exception))
             if code in ("mismatching_state", "insecure_transport"):
                 return ClientError("protocol", str(exception), type_name=type_name(exception))
-            return ClientError(category_for_code(code), str(exception), oauth_error=code, type_name=type_name(exception))
+            return refusal(exception, code)
         return super().classify(exception)
 
 

@@ -45,6 +45,7 @@ func error(_ failure: ClientFailure) -> JSONValue {
         "category": .string(failure.category.rawValue), "message": .string(failure.message),
     ]
     if let code = failure.oauthError { error["oauth_error"] = .string(code) }
+    if let status = failure.status { error["status"] = .integer(status) }
     return .object(error)
 }
 

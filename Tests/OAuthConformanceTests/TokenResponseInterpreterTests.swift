@@ -67,6 +67,7 @@ struct TokenResponseInterpreterTests {
                     ClientFailure(
                         .transient,
                         oauthError: "temporarily_unavailable",
+                        status: 503,
                         message: "token endpoint answered 503 temporarily_unavailable"
                     )
                 )
@@ -81,6 +82,7 @@ struct TokenResponseInterpreterTests {
                     ClientFailure(
                         .authorizationRequired,
                         oauthError: "invalid_grant",
+                        status: 400,
                         message: "token endpoint answered 400 invalid_grant: gone"
                     )
                 )
@@ -91,6 +93,7 @@ struct TokenResponseInterpreterTests {
                     ClientFailure(
                         .invalidClient,
                         oauthError: "invalid_client",
+                        status: 401,
                         message: "token endpoint answered 401 invalid_client"
                     )
                 )

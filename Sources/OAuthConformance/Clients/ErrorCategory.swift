@@ -32,13 +32,14 @@ public enum ErrorCategory: String, Sendable, Hashable, CaseIterable {
     /// neither is an operation the client does not implement.
     public var isRefusal: Bool { self != .unexpected && self != .unsupported }
 
-    /// The one table from an RFC 6749 §5.2 (or §4.1.2.1) error code to what the application must
-    /// do about it: sign the user in again for a dead grant or a denial, fix the client's own
-    /// credentials for `invalid_client`, otherwise read the code.
+    /// The one table from an RFC 6749 §5.2 (or §4.1.2.1, or RFC 8628 §3.5) error code to what the
+    /// application must do about it: sign the user in again for a dead grant, a denial or an
+    /// expired device code, fix the client's own credentials for `invalid_client`, otherwise read
+    /// the code. `SurfacedError` applies it, with the status, to what a client surfaced.
     public init(oauthError code: String) {
         self =
             switch code {
-            case "invalid_grant", "access_denied": .authorizationRequired
+            case "invalid_grant", "access_denied", "expired_token": .authorizationRequired
             case "invalid_client": .invalidClient
             default: .oauthError
             }

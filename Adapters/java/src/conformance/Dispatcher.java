@@ -215,10 +215,15 @@ final class Dispatcher {
             LOG.log(java.util.logging.Level.INFO, "the library crashed", thrown);
         }
         JsonObject fields = new JsonObject();
-        fields.addProperty("category", error.category);
+        if (error.category != null) {
+            fields.addProperty("category", error.category);
+        }
         fields.addProperty("message", error.getMessage());
         if (error.oauthError != null) {
             fields.addProperty("oauth_error", error.oauthError);
+        }
+        if (error.status != null) {
+            fields.addProperty("status", error.status);
         }
         if (error.type != null) {
             fields.addProperty("type", error.type);

@@ -8,14 +8,17 @@ import java.io.IOException;
 import javax.net.ssl.SSLException;
 
 /**
- * Turns what the library threw into the protocol's error categories, from the exception's class
- * and the attributes the library documents on it, never from a body the library did not parse.
+ * Turns what the library threw into the protocol's error, from the exception's class and the
+ * attributes the library documents on it, never from a body the library did not parse. The
+ * harness derives the category from a surfaced status and code (a 5xx or 429 is transient, a code
+ * goes by its one table); a category is given only for what they do not tell.
  *
  * <ul>
  *   <li>{@link TokenResponseException} with {@code getDetails()}: the library parsed an RFC 6749
- *       §5.2 error response; its {@code getError()} is the {@code oauth_error}.
+ *       §5.2 error response; its {@code getError()} is the {@code oauth_error}, its
+ *       {@code getStatusCode()} the {@code status}.
  *   <li>{@link HttpResponseException} (a TokenResponseException without details among them): the
- *       status the library surfaced; 5xx and 429 are transient, anything else a protocol error.
+ *       status the library surfaced; unless it is a 5xx or 429, a protocol error.
  *   <li>{@link SSLException} anywhere in the cause chain: the handshake failed ({@code tls}).
  *   <li>{@link MalformedJsonException} (an IOException): Gson, the library's JSON parser, could not
  *       read the answer as JSON; the provider answered what the protocol does not allow.
@@ -36,12 +39,10 @@ final class ErrorClassifier {
         if (thrown instanceof TokenResponseException tokenError && tokenError.getDetails() != null) {
             TokenErrorResponse details = tokenError.getDetails();
             String code = details.getError();
-            return new ClientError(categoryForCode(code), message, code, type);
+            return new ClientError(code == null ? "oauth_error" : null, message, code, type, tokenError.getStatusCode());
         }
         if (thrown instanceof HttpResponseException httpError) {
-            int status = httpError.getStatusCode();
-            String category = status >= 500 || status == 429 ? "transient" : "protocol";
-            return new ClientError(category, message, null, type);
+            return new ClientError("protocol", message, null, type, httpError.getStatusCode());
         }
         if (causedBy(thrown, SSLException.class)) {
             return new ClientError("tls", message, null, type);
@@ -53,17 +54,6 @@ final class ErrorClassifier {
             return new ClientError("transient", message, null, type);
         }
         return new ClientError("unexpected", message, null, type);
-    }
-
-    /** The category of an RFC 6749 §5.2 error code (the same table as the Python adapters). */
-    static String categoryForCode(String code) {
-        if ("invalid_client".equals(code)) {
-            return "invalid_client";
-        }
-        if ("invalid_grant".equals(code) || "access_denied".equals(code)) {
-            return "authorization_required"; // the grant is dead or the user said no: sign in again
-        }
-        return "oauth_error";
     }
 
     private static boolean causedBy(Throwable thrown, Class<? extends Throwable> kind) {

@@ -56,7 +56,7 @@ final class OpenIdConnect {
         var response = transport.createRequestFactory(Transports.TIMEOUTS)
                 .buildGetRequest(new GenericUrl(environment.openidConfigurationUrl()))
                 .setParser(json.createJsonObjectParser())
-                .execute(); // a non-2xx answer throws HttpResponseException (ErrorClassifier: by status)
+                .execute(); // a non-2xx answer throws HttpResponseException, reported with its status (ErrorClassifier)
         ProviderMetadata read;
         try {
             read = response.parseAs(ProviderMetadata.class);

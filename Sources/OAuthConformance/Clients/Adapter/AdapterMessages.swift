@@ -107,24 +107,49 @@ struct AdapterReply: Sendable {
         return failure(of: op).map(ClientOutcome.failure)
     }
 
-    /// The client's error in an `ok: false` answer.
+    /// The client's error in an `ok: false` answer: what the library surfaced (`status`,
+    /// `oauth_error`, `type`, `message`) and the adapter's `category` for what those do not tell.
+    /// The category is `SurfacedError`'s: the status or the code decides when it can, and the
+    /// adapter's category is needed only when neither does.
     func failure(of op: String) -> Result<ClientFailure, AdapterFault> {
         guard case .object(let error)? = members["error"] else {
             return .failure(AdapterFault("the adapter's answer to \(op) has ok: false but no error object"))
         }
-        guard let name = error["category"]?.stringValue else {
-            return .failure(AdapterFault("the adapter's error for \(op) has no category"))
+        var reported: ErrorCategory?
+        if let name = error["category"]?.stringValue {
+            guard let category = ErrorCategory(rawValue: name) else {
+                let known = ErrorCategory.allCases.map(\.rawValue).joined(separator: ", ")
+                return .failure(
+                    AdapterFault("the adapter's error for \(op) has the unknown category '\(name)' (known: \(known))")
+                )
+            }
+            reported = category
         }
-        guard let category = ErrorCategory(rawValue: name) else {
-            let known = ErrorCategory.allCases.map(\.rawValue).joined(separator: ", ")
+        var status: Int?
+        if let value = error["status"], value != .null {
+            guard case .integer(let code) = value, (100...599).contains(code) else {
+                return .failure(
+                    AdapterFault(
+                        "the adapter's error for \(op) has a status that is not an HTTP status: \(value.serialized())"
+                    )
+                )
+            }
+            status = code
+        }
+        let code = error["oauth_error"]?.stringValue
+        guard let category = SurfacedError(status: status, oauthError: code, reportedCategory: reported).category
+        else {
             return .failure(
-                AdapterFault("the adapter's error for \(op) has the unknown category '\(name)' (known: \(known))")
+                AdapterFault(
+                    "the adapter's error for \(op) has no category, and neither a 5xx or 429 status nor an oauth_error to derive one from"
+                )
             )
         }
         return .success(
             ClientFailure(
                 category,
-                oauthError: error["oauth_error"]?.stringValue,
+                oauthError: code,
+                status: status,
                 message: error["message"]?.stringValue ?? "",
                 errorType: error["type"]?.stringValue
             )

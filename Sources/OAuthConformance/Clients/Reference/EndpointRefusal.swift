@@ -3,13 +3,14 @@
 /// as at the token endpoint, and an outage as transient.
 enum EndpointRefusal {
     static func failure(status: Int, error: String?, endpoint: String) -> ClientFailure {
-        if status >= 500 || status == 429 {
-            return ClientFailure(.transient, message: "the \(endpoint) endpoint answered \(status)")
+        let category = SurfacedError(status: status, oauthError: error).category
+        if category == .transient {
+            return ClientFailure(.transient, status: status, message: "the \(endpoint) endpoint answered \(status)")
         }
-        let category: ErrorCategory = error == "invalid_client" ? .invalidClient : .oauthError
         return ClientFailure(
-            category,
+            category ?? .oauthError,
             oauthError: error,
+            status: status,
             message: "the \(endpoint) was refused: \(status)\(error.map { " \($0)" } ?? "")"
         )
     }

@@ -91,10 +91,9 @@ extension ReferenceClient {
         case .failure(let failure):
             return .failure(failure)
         case .success(.error(let code, let description)):
-            let category: ErrorCategory = code == "access_denied" ? .authorizationRequired : .oauthError
             return .failure(
                 ClientFailure(
-                    category,
+                    ErrorCategory(oauthError: code),
                     oauthError: code,
                     message: "the authorization request was refused: \(code)\(description.map { " (\($0))" } ?? "")"
                 )

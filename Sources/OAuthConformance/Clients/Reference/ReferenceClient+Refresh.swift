@@ -218,6 +218,7 @@ extension ReferenceClient {
             ClientFailure(
                 failure.category,
                 oauthError: failure.oauthError,
+                status: failure.status,
                 message: failure.message + " (request: \(FormEncoding.encode(form)))"
             )
         }

@@ -128,21 +128,25 @@ struct TokenResponseInterpreter: Sendable {
         return min(seconds, Self.longestLifetime)
     }
 
+    /// A §5.2 error response: its category is the status's and the code's (`SurfacedError`).
     static func oauthFailure(code: String, description: String?, status: Int) -> ClientFailure {
-        let category = isTransient(status) ? ErrorCategory.transient : ErrorCategory(oauthError: code)
+        let category = SurfacedError(status: status, oauthError: code).category ?? .oauthError
         let detail = description.map { ": \($0)" } ?? ""
-        return ClientFailure(category, oauthError: code, message: "token endpoint answered \(status) \(code)\(detail)")
-    }
-
-    static func failureWithoutErrorCode(status: Int, detail: String) -> ClientFailure {
-        ClientFailure(
-            isTransient(status) ? .transient : .protocolViolation,
-            message: "token endpoint answered \(status) with \(detail)"
+        return ClientFailure(
+            category,
+            oauthError: code,
+            status: status,
+            message: "token endpoint answered \(status) \(code)\(detail)"
         )
     }
 
-    /// A server error or throttling: worth trying again later.
-    static func isTransient(_ status: Int) -> Bool {
-        status >= 500 || status == 429
+    /// An error without a code: transient for a server error or throttling, else an answer the
+    /// protocol does not allow.
+    static func failureWithoutErrorCode(status: Int, detail: String) -> ClientFailure {
+        ClientFailure(
+            SurfacedError(status: status).category ?? .protocolViolation,
+            status: status,
+            message: "token endpoint answered \(status) with \(detail)"
+        )
     }
 }

@@ -168,10 +168,10 @@ actor OpenIDRelyingParty {
             )
         }
         guard answer.status == 200 else {
-            let category: ErrorCategory = answer.status >= 500 || answer.status == 429 ? .transient : .protocolViolation
             return .failure(
                 ClientFailure(
-                    category,
+                    SurfacedError(status: answer.status).category ?? .protocolViolation,
+                    status: answer.status,
                     message: "the discovery document could not be fetched: the provider answered \(answer.status)"
                 )
             )
