@@ -145,11 +145,8 @@ struct ScenarioSchemaTests {
         #expect(try Self.keys("scenario") == Set(ScenarioDecoder.topLevelKeys))
         #expect(try Self.keys("step") == Set(StepDecoder.stepActions + ["outcome"]))
         #expect(try Self.keys("clientOperation") == Set(StepDecoder.clientOperations))
-        #expect(
-            try Self.keys("expectation")
-                == Set(ExpectationDecoder.expectationForms + ["carries", "parameters", "within", "level", "requires"])
-        )
-        #expect(try Self.keys("filter") == Set(ExpectationDecoder.filterKeys))
+        #expect(try Self.keys("expectation") == Set(ExpectationDecoder.itemKeys))
+        #expect(try Self.keys("filter") == Set(RequestFilter.keys))
         #expect(try Self.keys("provider") == Set(ProviderDecoder.keys))
         #expect(try Self.keys("provider", "tokens") == Set(ProviderDecoder.tokenKeys))
         #expect(try Self.keys("rule") == Set(["when"] + RuleDecoder.actions + RuleDecoder.deliveries))
