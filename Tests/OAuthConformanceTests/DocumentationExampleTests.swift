@@ -51,7 +51,7 @@ struct DocumentationExampleTests {
         let text = try Self.examples().map(\.yaml).joined()
         let constructs =
             ScenarioDecoder.topLevelKeys.map { "\($0):" } + StepDecoder.stepActions.map { "\($0):" }
-            + ExpectationDecoder.expectationForms.map { "\($0):" }
+            + CheckRegistry.keys.map { "\($0):" }
             + ForbiddenCarriage.allCases.map { "carries: \($0.rawValue)" }
             + [
                 "outcome:", "tokens:", "rules:", "respond:", "token_response:", "error:", "carries:", "within:",

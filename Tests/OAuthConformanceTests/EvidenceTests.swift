@@ -185,7 +185,7 @@ struct EvidenceTests {
         #expect(fresh.level == .should)
         let accepted = try Fixtures.builtInScenario("oidc/sign-in-accepted")
         for (index, expectation) in accepted.expectations.enumerated() {
-            guard case .parameters(_, _, let requirements) = expectation,
+            guard let request = expectation.check as? RequestCheck, case .parameters(let requirements) = request.demand,
                 requirements.contains(where: { $0.name == "nonce" })
             else { continue }
             #expect(accepted.level(ofExpectationAt: index) == .should)

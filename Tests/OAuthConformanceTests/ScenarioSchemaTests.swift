@@ -149,14 +149,24 @@ struct ScenarioSchemaTests {
         #expect(try Self.keys("scenario") == Set(ScenarioDecoder.topLevelKeys))
         #expect(try Self.keys("step") == Set(StepDecoder.stepActions + ["outcome"]))
         #expect(try Self.keys("clientOperation") == Set(StepDecoder.clientOperations))
-        #expect(
-            try Self.keys("expectation")
-                == Set(ExpectationDecoder.expectationForms + ["carries", "parameters", "within", "level", "requires"])
-        )
-        #expect(try Self.keys("filter") == Set(ExpectationDecoder.filterKeys))
+        #expect(try Self.keys("filter") == Set(RequestFilter.keys))
         #expect(try Self.keys("provider") == Set(ProviderDecoder.keys))
         #expect(try Self.keys("provider", "tokens") == Set(ProviderDecoder.tokenKeys))
         #expect(try Self.keys("rule") == Set(["when"] + RuleDecoder.actions + RuleDecoder.deliveries))
+    }
+
+    @Test("an item of expect has in the schema exactly the keys of the checks in the registry")
+    func checkKeysMatchTheRegistry() throws {
+        let schema = try Self.keys("expectation")
+        let registry = Set(CheckRegistry.keys + CheckRegistry.companionKeys + ExpectationDecoder.judgingKeys)
+        #expect(registry.subtracting(schema).isEmpty, "keys the schema lacks: \(registry.subtracting(schema).sorted())")
+        #expect(schema.subtracting(registry).isEmpty, "keys no check has: \(schema.subtracting(registry).sorted())")
+    }
+
+    @Test("each check has a key of its own, and no key beside a check is another check's")
+    func checkKeysAreDistinct() {
+        let keys = CheckRegistry.keys + CheckRegistry.companionKeys + ExpectationDecoder.judgingKeys
+        #expect(keys.count == Set(keys).count, "\(keys)")
     }
 
     @Test("every built-in scenario file points editors at the schema with a correct relative path")

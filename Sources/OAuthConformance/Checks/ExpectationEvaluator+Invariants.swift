@@ -38,11 +38,11 @@ extension ExpectationEvaluator {
             passed: offending.isEmpty,
             level: .must,
             expected:
-                "no password grant outside a login: password step after \(obtainedAt.map(describe) ?? "the first tokens")",
+                "no password grant outside a login: password step after \(obtainedAt.map(context.describe) ?? "the first tokens")",
             observed: offending.isEmpty
                 ? "none"
                 : "\(offending.count) password grant\(offending.count == 1 ? "" : "s") no step asked for"
-                    + listing(offending)
+                    + context.listing(offending)
                     + stepNames(of: offending),
             evidence: offending.map(\.sequence)
         )
@@ -78,7 +78,7 @@ extension ExpectationEvaluator {
             level: .must,
             expected: "none in any of the \(authorizations.count) authorization requests",
             observed: findings.isEmpty
-                ? "none" : findings.prefix(4).map { "\(describe($0.0)): \($0.1)" }.joined(separator: "; "),
+                ? "none" : findings.prefix(4).map { "\(context.describe($0.0)): \($0.1)" }.joined(separator: "; "),
             evidence: findings.map(\.0.sequence)
         )
     }

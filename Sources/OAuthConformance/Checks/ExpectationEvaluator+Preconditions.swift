@@ -29,9 +29,7 @@ extension ExpectationEvaluator {
     /// What the client did instead of reaching the scenario's situation: its steps that did not
     /// succeed, and the requests it made, by endpoint.
     public func whatTheClientDid() -> String {
-        let failed = clientReports.filter { !$0.outcome.succeeded }.prefix(3).map {
-            "\($0.label) \(describe($0.outcome))"
-        }
+        let failed = context.clientReports.filter { !$0.outcome.succeeded }.prefix(3).map(context.describe)
         let byEndpoint = Dictionary(grouping: transcript.journal) { $0.endpoint?.rawValue ?? "other" }
         let requests =
             byEndpoint.isEmpty
@@ -39,5 +37,35 @@ extension ExpectationEvaluator {
             : "its requests: "
                 + byEndpoint.keys.sorted().map { "\(byEndpoint[$0]!.count) to \($0)" }.joined(separator: ", ")
         return (failed + [requests]).joined(separator: "; ")
+    }
+
+    /// The check a scenario fails when the client never obtained a token one of its steps is
+    /// written around (`advance_to: expiry(access_token#2)`): what the client did instead.
+    public func obtained(_ token: TokenReference, before step: String) -> CheckResult {
+        let issued = transcript.issuedTokens.filter { $0.kind == token.kind }.map {
+            $0.label
+        }
+        let tokenRequests = context.entries(matching: RequestFilter(endpoint: .token))
+        var observed = [
+            "\(token) was never issued" + (issued.isEmpty ? "" : " (only \(issued.joined(separator: ", ")))")
+        ]
+        observed.append(
+            "token requests: \(tokenRequests.count)"
+                + (tokenRequests.isEmpty
+                    ? ""
+                    : " ("
+                        + tokenRequests.prefix(8).map { entry in
+                            "\(context.describe(entry)) \(entry.grant?.rawValue ?? "no grant") → \(entry.response.status)"
+                        }.joined(separator: ", ") + (tokenRequests.count > 8 ? ", …" : "") + ")")
+        )
+        observed += context.clientReports.filter { !$0.outcome.succeeded }.map(context.describe)
+        return CheckResult(
+            kind: "precondition",
+            statement: "the client obtains \(token), which \(step) is written around",
+            passed: false,
+            expected: "\(token) issued by the provider",
+            observed: observed.joined(separator: "; "),
+            evidence: tokenRequests.map(\.sequence)
+        )
     }
 }

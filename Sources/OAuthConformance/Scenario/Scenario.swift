@@ -104,13 +104,7 @@ public struct Scenario: Sendable, Equatable {
         func uses(_ expression: TimeExpression) -> Bool {
             expression.terms.contains { $0.term == .clientJWKSRefetchInterval }
         }
-        let inChecks = expectations.contains { item in
-            switch item {
-            case .spacing(_, _, let atLeast): uses(atLeast)
-            case .firstArrives(_, let from, let before): uses(from) || uses(before)
-            default: false
-            }
-        }
+        let inChecks = expectations.flatMap(\.check.timeExpressions).contains(where: uses)
         let inSteps = steps.contains { step in
             if case .advanceTo(let instant) = step.action { return uses(instant) }
             return false

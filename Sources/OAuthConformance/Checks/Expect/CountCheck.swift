@@ -1,0 +1,36 @@
+/// `count: { endpoint: token, grant: refresh_token, exactly: 1 }`: the number of journaled
+/// requests matching the filter.
+struct CountCheck: ScenarioCheck {
+    static let key = "count"
+
+    let filter: RequestFilter
+    let bound: CountBound
+
+    static func decode(_ source: CheckSource) -> CountCheck? {
+        guard let count = source.mapping(allowedKeys: RequestFilter.keys + CountBound.keys),
+            let bound = CountBound.decode(count, in: source)
+        else { return nil }
+        return RequestFilter.decode(count, in: source).map { CountCheck(filter: $0, bound: bound) }
+    }
+
+    var kind: String { "count" }
+
+    var statement: String { "number of \(filter) is \(bound)" }
+
+    func judge(in context: JudgingContext) -> Judgement {
+        let matches = context.entries(matching: filter)
+        return Judgement(
+            passed: bound.admits(matches.count),
+            expected: bound.description,
+            observed: "\(matches.count)\(context.listing(matches))",
+            evidence: matches.map(\.sequence)
+        )
+    }
+}
+
+extension Expectation {
+    /// `count: { …, exactly: 1 }`: `.count(.token(grant: .refreshToken), .exactly(1))`.
+    public static func count(_ filter: RequestFilter, _ bound: CountBound) -> Expectation {
+        Expectation(CountCheck(filter: filter, bound: bound))
+    }
+}

@@ -1,0 +1,47 @@
+import MockProvider
+
+/// `never: { endpoint: resource, carries: refresh_token }`: no request matches the filter (and,
+/// with `carries`, none of those carries that).
+struct NeverCheck: ScenarioCheck {
+    static let key = "never"
+
+    let filter: RequestFilter
+    let carrying: ForbiddenCarriage?
+
+    static func decode(_ source: CheckSource) -> NeverCheck? {
+        guard let never = source.mapping(allowedKeys: RequestFilter.keys + ["carries"]) else { return nil }
+        let carrying = never["carries"].map {
+            source.reader.enumeration($0, "never.carries", as: ForbiddenCarriage.self)
+        }
+        guard carrying != .some(nil), let filter = RequestFilter.decode(never, in: source) else { return nil }
+        return NeverCheck(filter: filter, carrying: carrying.flatMap { $0 })
+    }
+
+    var kind: String { "never" }
+
+    var statement: String {
+        (filter == RequestFilter() ? "no request" : "no \(filter)") + (carrying.map { " \($0.phrase)" } ?? "")
+    }
+
+    func judge(in context: JudgingContext) -> Judgement {
+        let offending = context.entries(matching: filter).compactMap { entry -> (JournalEntry, String)? in
+            guard let carrying else { return (entry, "") }
+            return context.sighting(of: carrying, in: entry).map { (entry, " \($0)") }
+        }
+        let observed = offending.prefix(8).map { "\(context.describe($0.0))\($0.1)" }.joined(separator: ", ")
+        return Judgement(
+            passed: offending.isEmpty,
+            expected: "none",
+            observed: offending.isEmpty
+                ? "none" : "\(offending.count) (\(observed)\(offending.count > 8 ? ", …" : ""))",
+            evidence: offending.map(\.0.sequence)
+        )
+    }
+}
+
+extension Expectation {
+    /// `never: { … }`, or with `carries:` `.never(.resource(), carrying: .refreshToken)`.
+    public static func never(_ filter: RequestFilter, carrying: ForbiddenCarriage? = nil) -> Expectation {
+        Expectation(NeverCheck(filter: filter, carrying: carrying))
+    }
+}

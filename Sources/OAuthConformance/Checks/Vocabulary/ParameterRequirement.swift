@@ -1,0 +1,41 @@
+/// What one parameter of a request (its query, or its form body) must be.
+public struct ParameterRequirement: Sendable, Equatable, CustomStringConvertible {
+    public enum Condition: Sendable, Equatable {
+        case equals(String)
+        case present
+        case absent
+        /// Present, with at least this many characters.
+        case minimumLength(Int)
+        /// A space-separated list (as `scope` is, RFC 6749 §3.3) that holds this word.
+        case includes(String)
+    }
+
+    public var name: String
+    public var condition: Condition
+
+    public init(_ name: String, _ condition: Condition) {
+        self.name = name
+        self.condition = condition
+    }
+
+    public func admits(_ value: String?) -> Bool {
+        switch condition {
+        case .equals(let expected): value == expected
+        case .present: value.map { !$0.isEmpty } ?? false
+        case .absent: value == nil
+        case .minimumLength(let length): (value?.count ?? 0) >= length
+        case .includes(let word): value?.split(separator: " ").contains { $0 == word } ?? false
+        }
+    }
+
+    /// e.g. "code_challenge_method = S256", "state of at least 22 characters".
+    public var description: String {
+        switch condition {
+        case .equals(let expected): "\(name) = \(expected)"
+        case .present: "\(name) present"
+        case .absent: "no \(name)"
+        case .minimumLength(let length): "\(name) of at least \(length) characters"
+        case .includes(let word): "\(name) including \(word)"
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import MockProvider
+
+/// Selects journaled requests. A field left `nil` matches anything.
+public struct RequestFilter: Sendable, Equatable, CustomStringConvertible {
+    public var endpoint: Endpoint?
+    public var grant: GrantType?
+    /// The status of an answer that reached the client: one the transport lost has none.
+    public var status: Int?
+    /// Which of the provider's origins the request reached.
+    public var origin: Listener?
+    /// The bearer credential the request carried in its `Authorization` header, or that it carried none.
+    public var bearer: BearerFilter?
+    /// An issued token (or ID token) the request carries anywhere: a header, the query, the body.
+    public var presents: PresentedCredential?
+    /// Only requests made during these steps (1-based, as the file lists steps; `from_step: 3` is
+    /// 3 and every later one, `during_step: 3` step 3 alone): a count of what the client did in
+    /// answer to one situation, whatever it took to sign in before it.
+    public var steps: ClosedRange<Int>?
+
+    public init(
+        endpoint: Endpoint? = nil,
+        grant: GrantType? = nil,
+        status: Int? = nil,
+        origin: Listener? = nil,
+        bearer: BearerFilter? = nil,
+        presents: PresentedCredential? = nil,
+        steps: ClosedRange<Int>? = nil
+    ) {
+        self.endpoint = endpoint
+        self.grant = grant
+        self.status = status
+        self.origin = origin
+        self.bearer = bearer
+        self.presents = presents
+        self.steps = steps
+    }
+
+    /// Whether the request matches; `issuedTokens` and `idTokens` name the tokens `bearer` and
+    /// `presents` refer to, and `step(of:)` the number of the step a request was made in.
+    public func matches(
+        _ entry: JournalEntry,
+        issuedTokens: [IssuedToken],
+        idTokens: [IssuedIDToken] = [],
+        step: (_ sequence: Int) -> Int? = { _ in nil }
+    ) -> Bool {
+        (steps.map { range in step(entry.sequence).map(range.contains) ?? false } ?? true)
+            && (endpoint == nil || entry.endpoint == endpoint)
+            && (grant == nil || entry.grant == grant)
+            && (status == nil || (entry.response.status == status && entry.delivery.carriesTheAnswer))
+            && (origin == nil || entry.request.listener == origin)
+            && (bearer?.matches(entry.request.bearerToken, issuedTokens: issuedTokens) ?? true)
+            && (presents.map { credential in
+                credential.value(issuedTokens: issuedTokens, idTokens: idTokens).map {
+                    !CredentialSearch.places(of: $0, in: entry.request).isEmpty
+                } ?? false
+            } ?? true)
+    }
+
+    /// e.g. "token requests (grant refresh_token)".
+    public var description: String { described(plural: true) }
+
+    /// e.g. "token request (grant refresh_token)"; `number` makes it "token request no. 2 (…)".
+    public func described(plural: Bool, number: Int? = nil) -> String {
+        var text = (endpoint.map { "\($0.rawValue) " } ?? "") + "request\(plural ? "s" : "")"
+        if let number { text += " no. \(number)" }
+        var qualifiers: [String] = []
+        if let grant { qualifiers.append("grant \(grant.scenarioName)") }
+        if let status { qualifiers.append("status \(status)") }
+        if let origin { qualifiers.append("at the \(origin == .otherOrigin ? "other" : "primary") origin") }
+        if let bearer { qualifiers.append(bearer.description) }
+        if let presents { qualifiers.append("presenting \(presents)") }
+        if let steps {
+            qualifiers.append(
+                steps.count == 1
+                    ? "during step \(steps.lowerBound)"
+                    : steps.upperBound == .max ? "from step \(steps.lowerBound) on" : "during steps \(steps)"
+            )
+        }
+        if !qualifiers.isEmpty { text += " (\(qualifiers.joined(separator: ", ")))" }
+        return text
+    }
+}
