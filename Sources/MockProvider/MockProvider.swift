@@ -136,7 +136,7 @@ public final class MockProvider: Sendable {
         let now = clock.elapsed
         let endpoint = Endpoint(path: request.path, listener: request.listener)
         let grant =
-            endpoint == .token || endpoint == .appToken
+            endpoint?.takesGrants == true
             ? request.formField("grant_type").flatMap(GrantType.init(rawValue:)) : nil
         let decision = rules.decide(endpoint: endpoint, grant: grant, at: now)
         var response = answer(request, endpoint: endpoint, action: decision?.action, at: now)

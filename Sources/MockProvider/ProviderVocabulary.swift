@@ -44,6 +44,10 @@ public enum Endpoint: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// Whether its requests carry a `grant_type` that rules and filters can select by: the token
+    /// endpoints'; a request to any other endpoint has no grant.
+    public var takesGrants: Bool { self == .token || self == .appToken }
+
     /// Whether the app server answers it (on the other origin) rather than the provider.
     public var isAppServer: Bool { self == .appToken || self == .appResource }
 

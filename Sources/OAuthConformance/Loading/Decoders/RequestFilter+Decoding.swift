@@ -16,7 +16,7 @@ extension RequestFilter {
             valid = valid && filter.endpoint != nil
         }
         if let node = mapping["grant"] {
-            filter.grant = reader.grant(node, "grant")
+            filter.grant = reader.grant(node, "grant", besideEndpoint: filter.endpoint)
             valid = valid && filter.grant != nil
         }
         if let node = mapping["status"] {

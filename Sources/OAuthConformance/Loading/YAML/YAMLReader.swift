@@ -130,6 +130,21 @@ struct YAMLReader {
         }
     }
 
+    /// A grant beside the endpoint it selects with (`when:` of a rule, a request filter): refused
+    /// where the endpoint takes none, since a rule would never fire and a count could only see 0.
+    func grant(_ node: Node, _ what: String, besideEndpoint endpoint: Endpoint?) -> GrantType? {
+        guard let grant = grant(node, what) else { return nil }
+        if let endpoint, !endpoint.takesGrants {
+            error(
+                "\(what): a \(endpoint.rawValue) request carries no grant, so nothing would match; "
+                    + "a grant selects token requests (endpoint \(Endpoint.allCases.filter(\.takesGrants).map(\.rawValue).joined(separator: " or ")))",
+                at: node
+            )
+            return nil
+        }
+        return grant
+    }
+
     func timeExpression(_ node: Node, _ what: String) -> TimeExpression? {
         guard let text = scalarText(node, what, example: "expiry(access_token#1) - 5s") else { return nil }
         switch TimeExpression.parse(text) {

@@ -63,7 +63,7 @@ public enum TimelineText {
         var text = "\(entry.request.method) \(entry.request.path)"
         if entry.endpoint == .authorize {
             text = "\(entry.request.method) \(entry.request.target)"
-        } else if entry.endpoint == .token || entry.endpoint == .appToken {
+        } else if entry.endpoint?.takesGrants == true {
             let shown = entry.request.formFields.map { field in
                 if ["password", "client_secret"].contains(field.name) { return "\(field.name)=***" }
                 if let idToken = idTokens.first(where: { $0.value == field.value }) {
@@ -103,7 +103,7 @@ public enum TimelineText {
     /// Status plus what matters in the answer: tokens issued, the error code, the challenge.
     static func response(_ entry: JournalEntry, idTokens: [IssuedIDToken] = []) -> String {
         var text = "\(entry.response.status)"
-        if entry.endpoint == .token || entry.endpoint == .appToken,
+        if entry.endpoint?.takesGrants == true,
             case .object(let members)? = JSONValue.parse(entry.response.body)
         {
             let interesting = ["error", "access_token", "refresh_token", "expires_in"].compactMap { name in
