@@ -57,6 +57,10 @@ struct ScenarioSchemaTests {
         ("unknown key", "titel: x"),
         ("area outside the enumeration", "area: refrsh"),
         ("a family nobody has", "family: single-flite"),
+        (
+            "a grant beside an endpoint without one",
+            "expect: [{ count: { endpoint: resource, grant: refresh_token, exactly: 0 } }]"
+        ),
         ("two actions in one step", "steps: [{ login: password, advance: 5s }]"),
         ("a duration without a unit", "steps: [{ advance: 120 }]"),
         ("count without a bound", "expect: [{ count: { endpoint: token } }]"),
@@ -142,6 +146,9 @@ struct ScenarioSchemaTests {
         let scenarioProperties = try #require(try Self.definition("scenario")["properties"] as? [String: Any])
         let family = try #require(scenarioProperties["family"] as? [String: Any])
         #expect(family["enum"] as? [String] == BehaviourFamily.all.map(\.id))
+        let grantless = try #require(try Self.definition("grantBesideTokenEndpointsOnly")["not"] as? [String: Any])
+        let endpoints = try #require((grantless["properties"] as? [String: Any])?["endpoint"] as? [String: Any])
+        #expect(endpoints["enum"] as? [String] == Endpoint.allCases.filter { !$0.takesGrants }.map(\.rawValue))
     }
 
     @Test("the schema's keys are the decoder's keys")
