@@ -200,14 +200,18 @@ public struct IsolatedSuiteRunner: Sendable {
         return Ending(how: how, isClean: status == 0 && schedule.isAssignmentDone)
     }
 
-    /// The line that says what went wrong: the last before the Swift runtime's crash report
-    /// (`*** Signal 4: Backtracing…`, which says only where), or the last line.
+    /// The line that says what went wrong: Swift's `…: Fatal error: …` if there is one, else
+    /// the last line before the Swift runtime's crash report (`*** Signal 4: Backtracing…`, which
+    /// says only where, and notes of its own such as `swift-runtime: failed to suspend thread`),
+    /// else the last line.
     static func lastWords(_ stderr: String) -> String? {
         let lines = stderr.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-        let beforeReport = lines.prefix { !$0.hasPrefix("*** Signal") && !$0.hasPrefix("💣") }
-        guard let last = beforeReport.last(where: { !$0.isEmpty }) ?? lines.last(where: { !$0.isEmpty }) else {
-            return nil
-        }
+        let said = lines.prefix { !$0.hasPrefix("*** Signal") && !$0.hasPrefix("💣") }
+            .filter { !$0.isEmpty && !$0.hasPrefix("swift-runtime:") }
+        guard
+            let last = said.last(where: { $0.contains("Fatal error") }) ?? said.last
+                ?? lines.last(where: { !$0.isEmpty })
+        else { return nil }
         return last.count > 500 ? String(last.prefix(500)) + "…" : last
     }
 
