@@ -52,6 +52,9 @@ struct ProcessFamily: Sendable {
             let members = table.family(carrying: variable, mark)
             seen.formUnion(members)
             let alive = members.filter { $0 != harness && table.entries[$0]?.isZombie == false }
+            // Stopped first, all of them: a member whose child is killed before it must not run
+            // on meanwhile (a shell's `sleep 300; touch done` would touch). SIGKILL ends a stopped process.
+            for pid in alive { kill(pid, SIGSTOP) }
             for pid in alive { kill(pid, SIGKILL) }
             let adopted = seen.filter { pid in
                 pid != supervised && table.entries[pid].map { $0.isZombie && $0.parent == harness } == true
