@@ -23,7 +23,7 @@ final class InterruptSignals {
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler { [caught] in
                 guard caught.record(number) else {
-                    RunningAdapters.killAll()
+                    RunningProcesses.killAll()
                     exit(128 + number)
                 }
                 Console.error(

@@ -16,7 +16,8 @@ struct ConsoleOutputTests {
         // The sections below the usage line, in the order a reader meets them.
         let sections = try #require(help.standardOutput.split(separator: "ARGUMENTS:").last)
         let order = [
-            "CLIENT AND VERDICT:", "--client", "--fail-on", "REPORTS:", "--junit", "PARALLEL AND SHARDED RUNS:",
+            "CLIENT AND VERDICT:", "--client", "--fail-on", "REPORTS:", "--junit",
+            "PARALLEL, SHARDED AND ISOLATED RUNS:",
             "--shard",
         ].map {
             name in sections.range(of: name)?.lowerBound

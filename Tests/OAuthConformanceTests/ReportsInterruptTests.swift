@@ -7,6 +7,7 @@ import Testing
 @Suite("conformance run interrupted")
 struct ReportsInterruptTests {
     static let scenarioCount = 12
+    static let markVariable = "OAUTH_CONFORMANCE_TEST_RUN"
 
     /// A quick scenario, then scenarios that each wait a minute of real time: however late the
     /// test sees the first PASS (its polls share two cores with every other test), the run is
@@ -34,12 +35,13 @@ struct ReportsInterruptTests {
     }
 
     @Test(
-        "a signal mid-run: exit 128+n, the reports written and valid, every unfinished scenario an error",
+        "a signal mid-run: exit 128+n, the reports written and valid, every unfinished scenario an error, no process left",
         arguments: [
-            (SIGTERM, Int32(143), "SIGTERM"), (SIGINT, Int32(130), "SIGINT"),
+            (SIGTERM, Int32(143), "SIGTERM", false), (SIGINT, Int32(130), "SIGINT", false),
+            (SIGTERM, Int32(143), "SIGTERM", true), (SIGINT, Int32(130), "SIGINT", true),
         ]
     )
-    func signalWritesReports(_ signal: Int32, _ status: Int32, _ name: String) async throws {
+    func signalWritesReports(_ signal: Int32, _ status: Int32, _ name: String, isolated: Bool) async throws {
         let directory = try PackageFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let suite = try Self.slowSuite(in: directory)
@@ -52,7 +54,11 @@ struct ReportsInterruptTests {
 
         let process = Process()
         process.executableURL = PackageFiles.conformanceExecutable
-        process.arguments = ["run", suite.path, "--junit", report.path, "--json", json.path]
+        process.arguments =
+            ["run", suite.path, "--junit", report.path, "--json", json.path] + (isolated ? ["--isolate"] : [])
+        // Every process the run starts inherits the mark, so the test can tell that none is left.
+        let mark = UUID().uuidString
+        process.environment = ProcessInfo.processInfo.environment.merging([Self.markVariable: mark]) { $1 }
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = try FileHandle(forWritingTo: errors)
         process.standardInput = FileHandle.nullDevice
@@ -76,6 +82,9 @@ struct ReportsInterruptTests {
 
         let standardError = String(decoding: try Data(contentsOf: errors), as: UTF8.self)
         #expect(process.terminationReason == .exit && process.terminationStatus == status, "\(standardError)")
+        let table = ProcessTable.read()
+        let left = table.family(carrying: Self.markVariable, mark).filter { table.entries[$0]?.isZombie == false }
+        #expect(left.isEmpty, "processes of the run still alive: \(left)")
         #expect(standardError.contains("\(name) received"))
         #expect(String(decoding: try Data(contentsOf: output), as: UTF8.self).contains("(interrupted)"))
 

@@ -3,7 +3,9 @@ import Synchronization
 
 /// Runs scenarios against one client, up to `jobs` at a time (each scenario has its own provider,
 /// clock and client, so they cannot disturb each other). Results come back, and `onResult` is
-/// called, in the order the scenarios were given, whatever order they finish in. Cancelling the
+/// called, in the order the scenarios were given, whatever order they finish in; `onStart` and
+/// `onFinish` say as it happens which scenario starts and which ends (an isolation worker
+/// reports both to the run that supervises it). Cancelling the
 /// task that runs the suite (as `conformance run` does on SIGINT or SIGTERM) stops it at once: the
 /// scenarios in progress are abandoned, and they and every scenario not yet started come back as
 /// interrupted errors, so the reports still list the whole suite.
@@ -17,15 +19,18 @@ public struct SuiteRunner: Sendable {
         self.jobs = max(1, jobs)
     }
 
+    /// `onStart` is called in the scenario's own task, just before it runs; `onFinish` as each
+    /// result comes in, in the order they finish.
     public func run(
         _ scenarios: [Scenario],
         with factory: any ClientFactory,
-        onResult: (ScenarioResult) -> Void = { _ in }
+        onResult: (ScenarioResult) -> Void = { _ in },
+        onStart: @escaping @Sendable (Scenario) -> Void = { _ in },
+        onFinish: (ScenarioResult) -> Void = { _ in }
     ) async -> SuiteRun {
         let startedAt = Date()
         let started = ContinuousClock.now
-        var finished = [ScenarioResult?](repeating: nil, count: scenarios.count)
-        var reported = 0
+        var order = ScenarioOrder<ScenarioResult>(count: scenarios.count)
         var nextToStart = 0
         let runner = scenarioRunner
         await withTaskGroup(of: (Int, ScenarioResult).self) { group in
@@ -35,6 +40,7 @@ public struct SuiteRunner: Sendable {
                 let scenario = scenarios[index]
                 nextToStart += 1
                 group.addTask {
+                    onStart(scenario)
                     let scenarioStarted = ContinuousClock.now
                     let result = await Self.unlessCancelled { await runner.run(scenario, with: factory) }
                     return (
@@ -46,21 +52,18 @@ public struct SuiteRunner: Sendable {
             }
             for _ in 0..<jobs { startNext() }
             for await (index, result) in group {
-                finished[index] = result
-                while reported < finished.count, let next = finished[reported] {
-                    onResult(next)
-                    reported += 1
-                }
+                onFinish(result)
+                order.finish(result, at: index).forEach(onResult)
                 startNext()
             }
         }
         for index in nextToStart..<scenarios.count {
-            finished[index] = .interrupted(scenarios[index], wasRunning: false, wallTime: .zero)
+            let unstarted = ScenarioResult.interrupted(scenarios[index], wasRunning: false, wallTime: .zero)
+            order.finish(unstarted, at: index).forEach(onResult)
         }
-        for result in finished[reported...].compactMap({ $0 }) { onResult(result) }
         var run = SuiteRun(
             profile: factory.profile,
-            results: finished.compactMap { $0 },
+            results: order.all,
             startedAt: startedAt,
             wallTime: ContinuousClock.now - started
         )

@@ -12,7 +12,8 @@ struct ProcessRun {
     static func run(
         _ executable: URL,
         _ arguments: [String],
-        in directory: URL = PackageFiles.root
+        in directory: URL = PackageFiles.root,
+        environment: [String: String] = [:]
     ) async throws -> ProcessRun {
         let scratch = try PackageFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -23,6 +24,7 @@ struct ProcessRun {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given }
         process.currentDirectoryURL = directory
         process.standardOutput = try FileHandle(forWritingTo: outputFile)
         process.standardError = try FileHandle(forWritingTo: errorFile)

@@ -9,7 +9,7 @@ actor AdapterConnection {
     /// Most of the adapter's stderr a scenario's report keeps: the end, where the trouble is.
     static let stderrLimit = 64 * 1024
 
-    private let process: AdapterProcess
+    private let process: SupervisedProcess
     private let stderrFile: String
     private let fakeTimeFile: String?
     private var nextID = 1
@@ -26,7 +26,7 @@ actor AdapterConnection {
     }
     private(set) var fault: AdapterFault?
 
-    init(process: AdapterProcess, stderrFile: String, fakeTimeFile: String?) {
+    init(process: SupervisedProcess, stderrFile: String, fakeTimeFile: String?) {
         self.process = process
         self.stderrFile = stderrFile
         self.fakeTimeFile = fakeTimeFile
@@ -56,8 +56,8 @@ actor AdapterConnection {
             if let fakeTimeFile, let now { try FakeTimeFile.write(now, to: fakeTimeFile) }
             try await process.send(request.line)
             record("> " + request.line)
-        } catch let problem as AdapterFault {
-            return .failure(await broken(problem))
+        } catch let problem as ProcessFault {
+            return .failure(await broken(AdapterFault(problem.message)))
         } catch {
             return .failure(await broken(AdapterFault("could not set the adapter's time: \(error)")))
         }

@@ -82,14 +82,19 @@ actor AdapterSupervisor {
             }
             fakeTimeFile = file
         }
-        let process = try AdapterProcess(
-            .init(
-                arguments: profile.command,
-                directory: profile.directory,
-                environment: environment,
-                stderrFile: stderrFile
+        let process: SupervisedProcess
+        do {
+            process = try SupervisedProcess(
+                .init(
+                    arguments: profile.command,
+                    directory: profile.directory,
+                    environment: environment,
+                    stderrFile: stderrFile
+                )
             )
-        )
+        } catch {
+            throw AdapterFault("\(error)")
+        }
         let connection = AdapterConnection(process: process, stderrFile: stderrFile, fakeTimeFile: fakeTimeFile)
         let hello: [String: JSONValue] = [
             "protocol": .integer(AdapterProtocol.version), "harness": .string("oauth-conformance \(Harness.version)"),

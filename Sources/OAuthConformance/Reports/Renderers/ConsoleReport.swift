@@ -21,18 +21,25 @@ public struct ConsoleReport: Sendable {
 
     /// `PASS   refresh/x  (19 ms)`; with `progress`, prefixed by the position in a long run.
     public func line(for result: ScenarioResult, progress: (done: Int, total: Int)? = nil) -> String {
-        let time = "(\(result.wallTime.wholeMilliseconds) ms)"
-        let id = result.scenario.id
+        line(for: ScenarioRecord(result), progress: progress)
+    }
+
+    /// The line of a scenario as its result records it: what a run supervising isolation
+    /// workers has of the scenarios they judged.
+    public func line(for record: ScenarioRecord, progress: (done: Int, total: Int)? = nil) -> String {
+        let time = "(\(record.milliseconds) ms)"
+        let id = record.id
+        let reason = record.reason ?? ""
         let (verdict, colour, rest): (String, Colour, String) =
-            switch result.verdict {
+            switch record.verdict {
             case .passed: ("PASS", .green, "\(id)  \(time)")
             case .failed:
-                ("FAIL", .red, "\(id)  \(time)\(result.failingLevel.map { "  fails at \($0.rawValue)" } ?? "")")
-            case .skipped(let reason): ("SKIP", .yellow, "\(id)  (\(reason))")
-            case .inconclusive(let reason): ("INCONC", .magenta, "\(id)  \(time)  not exercised: \(reason)")
-            case .error(let problem): ("ERROR", .magenta, "\(id)  \(problem)")
-            case .expectedFailure(let reason): ("XFAIL", .yellow, "\(id)  (expected failure: \(reason))")
-            case .toleratedFailure(let reason): ("WARN", .yellow, "\(id)  \(time)  \(reason)")
+                ("FAIL", .red, "\(id)  \(time)\(record.failingLevel.map { "  fails at \($0.rawValue)" } ?? "")")
+            case .skipped: ("SKIP", .yellow, "\(id)  (\(reason))")
+            case .inconclusive: ("INCONC", .magenta, "\(id)  \(time)  not exercised: \(reason)")
+            case .error: ("ERROR", .magenta, "\(id)  \(reason)")
+            case .expectedFailure: ("XFAIL", .yellow, "\(id)  (expected failure: \(reason))")
+            case .toleratedFailure: ("WARN", .yellow, "\(id)  \(time)  \(reason)")
             }
         let line = label(verdict, colour) + String(repeating: " ", count: 7 - verdict.count) + shown(rest)
         guard let progress, progress.total > Self.progressThreshold else { return line }
@@ -43,21 +50,23 @@ public struct ConsoleReport: Sendable {
 
     /// Why the scenario did not pass, with its timeline; empty for a pass or a skip.
     public func details(for result: ScenarioResult) -> [String] {
-        switch result.verdict {
+        details(for: ScenarioRecord(result))
+    }
+
+    /// The details of a scenario as its result records it, the requests behind a failure marked in its timeline.
+    public func details(for record: ScenarioRecord) -> [String] {
+        switch record.verdict {
         case .passed, .skipped, .expectedFailure: return []
         case .failed, .error, .toleratedFailure, .inconclusive:
-            var lines = [
-                "       \(result.scenario.title) [\(result.scenario.level.rawValue); \(result.scenario.spec.joined(separator: ", "))]"
-            ]
-            for check in result.failedChecks {
+            var lines = ["       \(record.title) [\(record.level); \(record.spec.joined(separator: ", "))]"]
+            for check in record.failedChecks {
                 lines.append("       ✗ \(check.leveledStatement)")
                 lines.append("           expected: \(check.expected)")
                 lines.append("           observed: \(check.observed)")
             }
-            if let transcript = result.transcript {
-                let evidence = Set(result.failedChecks.flatMap(\.evidence))
+            if let timeline = record.timeline {
                 lines.append("       timeline:")
-                lines += TimelineText.lines(for: transcript, marking: evidence).map { "         " + $0 }
+                lines += timeline.map { "         " + $0 }
             }
             return lines.map(shown)
         }

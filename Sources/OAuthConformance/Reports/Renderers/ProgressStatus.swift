@@ -20,8 +20,12 @@ public struct ProgressStatus: Sendable {
     }
 
     public mutating func record(_ result: ScenarioResult) {
+        record(ScenarioRecord(result))
+    }
+
+    public mutating func record(_ record: ScenarioRecord) {
         done += 1
-        switch result.verdict {
+        switch record.verdict {
         case .failed, .error: failing += 1
         case .passed, .skipped, .inconclusive, .expectedFailure, .toleratedFailure: break
         }

@@ -3,22 +3,49 @@ import Foundation
 /// The step from a run in memory to the result every report renders.
 extension ConformanceResult {
     public init(_ run: SuiteRun) {
-        let profile = run.profile
         self.init(
-            client: ClientRecord(
-                name: profile.name,
-                version: profile.version,
-                capabilities: profile.capabilities.map(\.rawValue).sorted(),
-                refreshWindow: profile.refreshWindow.map(DurationText.format),
-                profileFile: run.profileFile
-            ),
-            // Whole seconds: what the JSON file and the JUnit timestamp keep, so a result reads back equal.
+            client: ClientRecord(run.profile, profileFile: run.profileFile),
             seed: run.seed,
-            shard: run.shard?.description,
-            startedAt: Date(timeIntervalSince1970: run.startedAt.timeIntervalSince1970.rounded(.down)),
-            milliseconds: run.wallTime.wholeMilliseconds,
+            shard: run.shard,
+            startedAt: run.startedAt,
+            wallTime: run.wallTime,
             interrupted: run.interrupted,
             scenarios: run.results.map(ScenarioRecord.init)
+        )
+    }
+
+    /// A run's result from its parts, its times as every report keeps them.
+    public init(
+        client: ClientRecord,
+        seed: UInt64 = 0,
+        shard: Shard?,
+        startedAt: Date,
+        wallTime: Duration,
+        interrupted: Bool,
+        scenarios: [ScenarioRecord]
+    ) {
+        self.init(
+            client: client,
+            seed: seed,
+            shard: shard?.description,
+            // Whole seconds: what the JSON file and the JUnit timestamp keep, so a result reads back equal.
+            startedAt: Date(timeIntervalSince1970: startedAt.timeIntervalSince1970.rounded(.down)),
+            milliseconds: wallTime.wholeMilliseconds,
+            interrupted: interrupted,
+            scenarios: scenarios
+        )
+    }
+}
+
+extension ClientRecord {
+    /// What a client's profile declares, as results record it.
+    public init(_ profile: ClientProfile, profileFile: String?) {
+        self.init(
+            name: profile.name,
+            version: profile.version,
+            capabilities: profile.capabilities.map(\.rawValue).sorted(),
+            refreshWindow: profile.refreshWindow.map(DurationText.format),
+            profileFile: profileFile
         )
     }
 }

@@ -4,20 +4,33 @@ import Foundation
 /// diffs cleanly and reads the same from any language.
 public enum JSONReport {
     public static func render(_ result: ConformanceResult) -> String {
+        encode(result, pretty: true) + "\n"
+    }
+
+    /// A value of the result (the whole, a scenario's record) as the file spells it: on one line
+    /// unless `pretty`.
+    static func encode(_ value: some Encodable, pretty: Bool) -> String {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        if pretty { encoder.outputFormatting.insert(.prettyPrinted) }
         // Encoding these plain value types cannot fail; a failure would be a bug in the model.
-        guard let data = try? encoder.encode(result) else { preconditionFailure("ConformanceResult did not encode") }
-        return String(decoding: data, as: UTF8.self) + "\n"
+        guard let data = try? encoder.encode(value) else { preconditionFailure("\(type(of: value)) did not encode") }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The decoder for what `encode` wrote.
+    static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
     }
 
     /// Reads a result file, refusing one this harness cannot read rather than guessing.
     public static func read(_ data: Data, from file: String) throws(ResultFileProblem) -> ConformanceResult {
-        let decoder = JSONDecoder()
-        decoder.keyDecodingStrategy = .convertFromSnakeCase
-        decoder.dateDecodingStrategy = .iso8601
+        let decoder = Self.decoder
         struct FormatOnly: Decodable { var format: Int }
         guard let format = try? decoder.decode(FormatOnly.self, from: data).format else {
             throw ResultFileProblem(
