@@ -295,4 +295,30 @@ struct MatrixPageTests {
         #expect(observed.count < 400, "an entry quotes a short excerpt: \(observed.count) characters")
         #expect(observed.contains("line \\u{202E}line") && observed.contains("…"))
     }
+
+    @Test(
+        "in Chromium: the first failure on the first screen opens its detail, filters show what they say, screenshots",
+        .enabled(if: ProcessRun.which("chromium") != nil, "needs Debian's chromium (scripts/test installs it)"),
+        .timeLimit(.minutes(3))
+    )
+    func inChromium() async throws {
+        let scratch = try PackageFiles.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let page = scratch.appendingPathComponent("matrix.html")
+        try MatrixPage().render(Self.handMadeResults()).write(to: page, atomically: true, encoding: .utf8)
+        let screenshot = scratch.appendingPathComponent("matrix.png")
+        let run = try await ProcessRun.run(
+            PackageFiles.root.appendingPathComponent("scripts/check-matrix"),
+            [page.path, screenshot.path]
+        )
+        #expect(run.status == 0, "\(run.standardOutput)\(run.standardError)")
+        #expect(run.standardOutput.contains(": 130 cells, 130 open their scenario"), "\(run.standardOutput)")
+        #expect(run.standardOutput.contains("first failure: tls/must-fail (failed); its entry is at "))
+        #expect(run.standardOutput.contains("what failed: 6 entries, 6 open their scenario"))
+        #expect(run.standardOutput.contains("only failed ticked: 2 of 67 rows, 2 entries"))
+        for shot in [screenshot, scratch.appendingPathComponent("matrix-first-screen.png")] {
+            let bytes = try Data(contentsOf: shot)
+            #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]), "\(shot.lastPathComponent) is a PNG")
+        }
+    }
 }
