@@ -63,7 +63,13 @@ struct MatrixPageTests {
             ),
             record("retry/should-fail", level: "MUST"),
             record("retry/warned", level: "POLICY"),
-            record("retry/never-reached", .inconclusive, reason: "the client never sent the request the 401 answers"),
+            record(
+                "retry/never-reached",
+                .inconclusive,
+                reason: "the client never sent the request the 401 answers",
+                // A precondition judged below the scenario's level: the entry stays at the scenario's.
+                checks: [check("precondition: a resource request is answered 401", .should, observed: "none")]
+            ),
             record("refresh/skipped-one", .skipped, reason: "the client does not declare refresh_on_401"),
         ]
         return [alpha, beta]

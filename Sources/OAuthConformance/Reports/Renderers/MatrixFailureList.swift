@@ -13,8 +13,8 @@ struct MatrixFailureList {
     struct Entry {
         var row: MatrixGrid.Row
         var cell: MatrixGrid.Cell
-        /// The level the entry is shown and filtered at: the level it fails at, or the
-        /// scenario's when no check failed (an error, an inconclusive result).
+        /// The level the entry is shown, ordered and filtered at: the level a failure fails at;
+        /// for an error or an inconclusive result, its scenario's.
         var level: String
     }
 
@@ -33,7 +33,9 @@ struct MatrixFailureList {
             for (clientIndex, cell) in row.cells.enumerated() {
                 guard let cell, let group = Self.group(cell.scenario.verdict) else { continue }
                 let scenario = cell.scenario
-                let level = scenario.failingLevel ?? Level(rawValue: scenario.level)
+                // A failure weighs what its strictest failed check does; an error or an inconclusive
+                // result failed no check of the behaviour, so it weighs what its scenario does.
+                let level = (group == 0 ? scenario.failingLevel : nil) ?? Level(rawValue: scenario.level)
                 let entry = Entry(row: row, cell: cell, level: level?.rawValue ?? scenario.level)
                 let key = [group, -(level?.strictness ?? -1), Self.rank(scenario.verdict), rowIndex, clientIndex]
                 if scenario.verdict == .expectedFailure {
