@@ -11,12 +11,12 @@ struct MatrixFilters {
     var html: String {
         let cells = grid.cells.map(\.cell.scenario.verdict)
         let statuses = grid.verdicts.map { verdict in
-            Self.checkbox(
+            let count = cells.count { $0 == verdict }
+            return Self.checkbox(
                 name: "status",
                 value: verdict.rawValue,
-                label:
-                    "<span class=\"cell \(verdict.rawValue)\">\(verdict.badge)</span> \(cells.count { $0 == verdict })",
-                words: "\(verdict.words): \(cells.count { $0 == verdict }) cells"
+                label: "<span class=\"cell \(verdict.rawValue)\">\(verdict.badge)</span> \(count)",
+                words: "\(verdict.words): \(count) cells"
             )
         }
         let rowLevels = grid.rows.map(\.level)

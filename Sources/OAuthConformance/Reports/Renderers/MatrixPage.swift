@@ -104,7 +104,7 @@ public struct MatrixPage: Sendable {
     }
 
     /// Escaped as an XML attribute is, which is valid HTML text and attribute alike.
-    static func escaped(_ text: String) -> String {
+    private static func escaped(_ text: String) -> String {
         XMLText.escaped(text, forAttribute: true)
     }
 }
