@@ -114,13 +114,14 @@ struct ReportsCommandLineTests {
         )
         let caught = try JSONReport.read(file: defective).scenarios.filter { $0.verdict == .failed }.map(\.id)
         #expect(caught.contains("retry/401-on-valid-token-refreshes-once-and-replays"))
+        let matrix = try MatrixPageTests.matrix(html)
         #expect(
-            html.components(separatedBy: "<button class=\"cell failed\"").count - 1 == caught.count,
+            matrix.components(separatedBy: "<button class=\"cell failed\"").count - 1 == caught.count,
             "one failed cell per scenario the defect fails"
         )
         let suite = try Fixtures.builtInScenarios()
         #expect(
-            html.components(separatedBy: "<button class=\"cell ").count - 1 == 2 * suite.count,
+            matrix.components(separatedBy: "<button class=\"cell ").count - 1 == 2 * suite.count,
             "a cell per client and scenario"
         )
     }

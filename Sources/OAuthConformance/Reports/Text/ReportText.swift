@@ -57,6 +57,22 @@ public enum ReportText {
         truncated(text, to: limit) ?? text
     }
 
+    /// One line of at most `limit` Unicode scalars of the text as `sanitized(_:)` shows it (and
+    /// `…` where it was cut), every run of white space made one space: what a list entry quotes
+    /// of a longer text, which must keep its entry one short line whatever a client printed. The
+    /// whole text is a click away.
+    public static func excerpt(_ text: String, to limit: Int) -> String {
+        var line = String.UnicodeScalarView()
+        for scalar in sanitized(text).unicodeScalars {
+            let isSpace = scalar.properties.isWhitespace
+            if isSpace, line.isEmpty || line.last == " " { continue }
+            line.append(isSpace ? " " : scalar)
+        }
+        if line.last == " " { line.removeLast() }
+        guard line.count > limit else { return String(line) }
+        return String(String.UnicodeScalarView(line.prefix(limit))) + "…"
+    }
+
     /// XML 1.0 §2.2 Char production.
     static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
