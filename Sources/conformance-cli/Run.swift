@@ -34,6 +34,17 @@ struct Run: AsyncParsableCommand {
         let scenarios = scheduling.shard?.select(loaded) ?? loaded
         // With --isolate the workers start the client; here it only says what the client is.
         let (factory, runner, adapter) = try target.clientUnderTest()
+        if let adapter {
+            do {
+                try await adapter.greet()
+            } catch {
+                Console.error("conformance: \(target.client ?? "the client profile"): nothing was run: \(error)")
+                await adapter.stop()
+                throw ExitCode.inputError
+            }
+            // The workers of --isolate start adapters of their own.
+            if scheduling.isolate { await adapter.stop() }
+        }
         // Against the whole built-in suite only: a part of it leaves entries unmatched on purpose.
         let wholeSuite = paths == Self.defaultPaths
         for stale in ExpectedFailures(factory.profile.expectedFailures).unmatched(by: loaded.map(\.id)) where wholeSuite

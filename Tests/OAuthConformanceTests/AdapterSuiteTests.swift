@@ -210,4 +210,33 @@ struct AdapterSuiteTests {
         )
         #expect(run.standardError.contains("nothing was run"))
     }
+
+    @Test(
+        "an adapter whose library is missing is one usage error before any scenario: exit 2, what is missing, how to install it"
+    )
+    func adapterThatCannotGreet() async throws {
+        let scratch = try PackageFiles.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let profile = scratch.appendingPathComponent("missing-library.yaml")
+        try Data(
+            """
+            profile: 1
+            adapter:
+              command: [python3, -c, "import a_library_nobody_installed"]
+              install: pip install a-library-nobody-installed
+            capabilities: [concurrency]
+
+            """.utf8
+        ).write(to: profile)
+        let junit = scratch.appendingPathComponent("junit.xml")
+        let run = try await ProcessRun.conformance([
+            "run", "--client", profile.path, "--junit", junit.path, "Scenarios/retry",
+        ])
+        #expect(run.status == 2)
+        #expect(run.standardError.contains("nothing was run: the adapter did not start"))
+        #expect(run.standardError.contains("No module named 'a_library_nobody_installed'"))
+        #expect(run.standardError.contains("install it and its library first: pip install a-library-nobody-installed"))
+        #expect(!run.standardOutput.contains("ERROR"), "no scenario ran, so none is an error")
+        #expect(!FileManager.default.fileExists(atPath: junit.path))
+    }
 }

@@ -318,4 +318,28 @@ public final class AdapterClientFactory: ClientFactory {
     public func stop() async {
         await supervisor.stop()
     }
+
+    /// Starts the adapter and waits for its `hello`, before any scenario: an adapter whose library
+    /// is missing, or that crashes at its start, is one clear problem, not an error per scenario.
+    /// The greeted process serves the first scenario. The message names what to run to install it.
+    public func greet() async throws(AdapterStartFailure) {
+        do {
+            await supervisor.release(try await supervisor.lease())
+        } catch {
+            throw AdapterStartFailure(fault: error.message, install: adapterProfile.install)
+        }
+    }
+}
+
+/// An adapter that did not start, or did not answer `hello` as the protocol says.
+public struct AdapterStartFailure: Error, Sendable, CustomStringConvertible {
+    /// What went wrong: the exit, the garbage or the silence, and the end of its stderr.
+    public var fault: String
+    /// `adapter.install` of its profile, when it says how to install the adapter.
+    public var install: String?
+
+    public var description: String {
+        "the adapter did not start: \(fault)"
+            + (install.map { "\ninstall it and its library first: \($0)" } ?? "\ninstall its library, or correct adapter.command")
+    }
 }

@@ -43,6 +43,9 @@ public struct AdapterProfile: Sendable, Equatable {
     /// The libfaketime library to preload so the adapter lives on the virtual clock; `nil` when
     /// the adapter reads `now` itself, or has no virtual time at all.
     public var fakeTimeLibrary: String?
+    /// How to install the adapter and its library (`adapter.install`: a script or a command), for
+    /// the message when it does not start.
+    public var install: String?
     /// What the client can do, as the profile declares it. Each must also be in the adapter's
     /// `hello`, except `virtual_clock`, which libfaketime supplies when `fakeTimeLibrary` is set.
     public var capabilities: Set<Capability>
@@ -81,6 +84,7 @@ public struct AdapterProfile: Sendable, Equatable {
         directory: String,
         environment: [String: String] = [:],
         fakeTimeLibrary: String? = nil,
+        install: String? = nil,
         capabilities: Set<Capability>,
         refreshWindow: Duration? = nil,
         missingExpiresIn: MissingExpiresInPolicy? = nil,
@@ -95,6 +99,7 @@ public struct AdapterProfile: Sendable, Equatable {
         self.directory = directory
         self.environment = environment
         self.fakeTimeLibrary = fakeTimeLibrary
+        self.install = install
         self.capabilities = capabilities
         self.refreshWindow = refreshWindow
         self.missingExpiresIn = missingExpiresIn

@@ -148,6 +148,7 @@ private struct ProfileDecoder {
             directory: adapter.directory,
             environment: adapter.environment,
             fakeTimeLibrary: adapter.fakeTimeLibrary,
+            install: adapter.install,
             capabilities: capabilities.union(signature == .checked ? [.idTokenSignature] : [])
                 .union(downgrade.map { [$0.capability] } ?? []),
             refreshWindow: refreshWindow,
@@ -164,6 +165,7 @@ private struct ProfileDecoder {
         var directory: String
         var environment: [String: String]
         var fakeTimeLibrary: String?
+        var install: String?
     }
 
     private func adapterSection(_ node: Node) -> AdapterSection? {
@@ -237,7 +239,8 @@ private struct ProfileDecoder {
             command: command,
             directory: directory,
             environment: environment,
-            fakeTimeLibrary: library
+            fakeTimeLibrary: library,
+            install: install
         )
     }
 
