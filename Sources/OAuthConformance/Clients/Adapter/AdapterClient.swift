@@ -340,6 +340,7 @@ public struct AdapterStartFailure: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         "the adapter did not start: \(fault)"
-            + (install.map { "\ninstall it and its library first: \($0)" } ?? "\ninstall its library, or correct adapter.command")
+            + (install.map { "\ninstall it and its library first: \($0)" }
+                ?? "\ninstall its library, or correct adapter.command")
     }
 }
