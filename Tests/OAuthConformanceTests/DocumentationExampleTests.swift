@@ -3,21 +3,34 @@ import Testing
 
 @testable import OAuthConformance
 
-/// The examples in docs/scenario-language.md cannot rot: every block fenced as `yaml scenario`
-/// is a complete scenario file that loads without a diagnostic and passes on the reference client.
+/// The examples of the scenario language's pages (docs/scenario-language.md and the reference in
+/// docs/scenario-language/) cannot rot: every block fenced as `yaml scenario` is a complete
+/// scenario file that loads without a diagnostic and passes on the reference client.
 @Suite("The scenario language reference")
 struct DocumentationExampleTests {
-    static let reference = PackageFiles.root.appendingPathComponent("docs/scenario-language.md")
-
-    struct Example: CustomTestStringConvertible, Sendable {
-        let line: Int
-        let yaml: String
-        var testDescription: String { "example at line \(line)" }
+    /// The tutorial page, then the reference pages by name.
+    static func pages() throws -> [String] {
+        let folder = PackageFiles.root.appendingPathComponent("docs/scenario-language")
+        let reference = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            .filter { $0.hasSuffix(".md") }.sorted().map { "docs/scenario-language/\($0)" }
+        return ["docs/scenario-language.md"] + reference
     }
 
-    /// The `yaml scenario` blocks, with the line each starts on.
+    struct Example: CustomTestStringConvertible, Sendable {
+        let page: String
+        let line: Int
+        let yaml: String
+        var testDescription: String { "\(page), example at line \(line)" }
+    }
+
+    /// The `yaml scenario` blocks of every page, with the line each starts on.
     static func examples() throws -> [Example] {
-        let lines = try String(contentsOf: reference, encoding: .utf8).components(separatedBy: "\n")
+        try pages().flatMap { try examples(in: $0) }
+    }
+
+    static func examples(in page: String) throws -> [Example] {
+        let text = try String(contentsOf: PackageFiles.root.appendingPathComponent(page), encoding: .utf8)
+        let lines = text.components(separatedBy: "\n")
         var examples: [Example] = []
         var start: Int?
         var body: [String] = []
@@ -26,7 +39,7 @@ struct DocumentationExampleTests {
                 start = index + 2
                 body = []
             } else if let first = start, line == "```" {
-                examples.append(Example(line: first, yaml: body.joined(separator: "\n") + "\n"))
+                examples.append(Example(page: page, line: first, yaml: body.joined(separator: "\n") + "\n"))
                 start = nil
             } else if start != nil {
                 body.append(line)
@@ -39,7 +52,7 @@ struct DocumentationExampleTests {
         let collector = DiagnosticCollector()
         let scenarios = ScenarioLoader.decode(
             example.yaml,
-            file: "docs/scenario-language.md (example at line \(example.line))",
+            file: "\(example.page) (example at line \(example.line))",
             diagnostics: collector
         )
         try #require(collector.diagnostics.isEmpty, "\(collector.diagnostics.map(\.description))")
@@ -84,7 +97,10 @@ struct DocumentationExampleTests {
 
     @Test("the tutorial's validate output is what validate prints for the mistakes it describes")
     func tutorialValidateOutput() throws {
-        let text = try String(contentsOf: Self.reference, encoding: .utf8)
+        let text = try String(
+            contentsOf: PackageFiles.root.appendingPathComponent("docs/scenario-language.md"),
+            encoding: .utf8
+        )
         let tutorial = try #require(try Self.examples().first)
         let broken = tutorial.yaml
             .replacingOccurrences(of: "grant: refresh_token, call: 1", with: "grant: refresh, call: 1")

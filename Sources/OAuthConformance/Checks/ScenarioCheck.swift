@@ -2,7 +2,7 @@
 /// the key that names it in a file, how it is read from there, the sentence reports state it in,
 /// and how a run is judged by it. A new check is a type conforming to this under `Checks/Expect/`,
 /// one line in `CheckRegistry`, its key in `Schemas/scenario-1.schema.json`, a row and a runnable
-/// example in docs/scenario-language.md (tests ask for both), and a scenario that uses it.
+/// example in docs/scenario-language/expect.md (tests ask for both), and a scenario that uses it.
 protocol ScenarioCheck: Sendable, Equatable {
     /// The key that states the check in an item of `expect:`, e.g. `count`.
     static var key: String { get }

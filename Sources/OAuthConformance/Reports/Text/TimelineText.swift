@@ -43,7 +43,7 @@ public enum TimelineText {
         case .clockMoved(let instant): "clock at t=\(Self.instant(instant))"
         case .client(let outcome):
             switch outcome {
-            // A request step succeeds only on a 2xx (docs/scenario-language.md): a 401 the
+            // A request step succeeds only on a 2xx (docs/scenario-language/steps.md): a 401 the
             // client handed back is an answer, not a success.
             case .success(let status, _): outcome.succeeded ? "success (\(status))" : "answered \(status) (not 2xx)"
             case .failure(let failure):
