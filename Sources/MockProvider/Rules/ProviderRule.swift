@@ -16,50 +16,6 @@ public struct ProviderRule: Sendable, Equatable {
     }
 }
 
-/// Which requests a rule applies to. Every field left `nil` matches anything.
-public struct RequestMatcher: Sendable, Equatable {
-    public var endpoint: Endpoint?
-    public var grant: GrantType?
-    /// Which of the requests matching `endpoint` and `grant` (counted from 1) the rule takes.
-    public var calls: CallSelector
-    /// Virtual time in which the rule is in force; `nil`: always.
-    public var during: Range<Duration>?
-
-    public init(
-        endpoint: Endpoint? = nil,
-        grant: GrantType? = nil,
-        calls: CallSelector = .every,
-        during: Range<Duration>? = nil
-    ) {
-        self.endpoint = endpoint
-        self.grant = grant
-        self.calls = calls
-        self.during = during
-    }
-
-    func matches(endpoint: Endpoint?, grant: GrantType?, at now: Duration) -> Bool {
-        (self.endpoint == nil || self.endpoint == endpoint) && (self.grant == nil || self.grant == grant)
-            && (during?.contains(now) ?? true)
-    }
-}
-
-public enum CallSelector: Sendable, Equatable {
-    case every
-    case nth(Int)
-    case range(ClosedRange<Int>)
-    /// The n-th and every later one.
-    case from(Int)
-
-    func selects(_ callNumber: Int) -> Bool {
-        switch self {
-        case .every: true
-        case .nth(let n): callNumber == n
-        case .range(let range): range.contains(callNumber)
-        case .from(let n): callNumber >= n
-        }
-    }
-}
-
 public enum RuleAction: Sendable, Equatable {
     /// Answer with this response instead of serving the request. No token is issued or checked.
     case respond(ProviderResponse)
