@@ -159,7 +159,7 @@ struct ScenarioSchemaTests {
         #expect(try Self.keys("filter") == Set(RequestFilter.keys))
         #expect(try Self.keys("provider") == Set(ProviderDecoder.keys))
         #expect(try Self.keys("provider", "tokens") == Set(ProviderDecoder.tokenKeys))
-        #expect(try Self.keys("rule") == Set(["when"] + RuleDecoder.actions + RuleDecoder.deliveries))
+        #expect(try Self.keys("rule") == Set(["when"] + RuleActionRegistry.keys + RuleDecoder.deliveries))
     }
 
     @Test("an item of expect has in the schema exactly the keys of the checks in the registry")
