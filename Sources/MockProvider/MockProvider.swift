@@ -187,37 +187,28 @@ public final class MockProvider: Sendable {
         return Logger.Message(stringLiteral: line)
     }
 
+    /// The rule's action answers, given what it may need; without one, the request is served.
     private func answer(
         _ request: ProviderRequest,
         endpoint: Endpoint?,
         action: RuleAction?,
         at now: Duration
     ) -> ProviderResponse {
-        switch action {
-        case .respond(let scripted):
-            scripted
-        case .oauthError(let error):
-            .oauthError(error)
-        case .alterTokenResponse(let alteration):
-            Self.alter(serve(request, endpoint: endpoint, at: now), with: alteration)
-        case .redirect(let redirect):
-            redirectResponse(request, redirect)
-        case .retryLater(let retryLater):
-            retryLater.response(now: clock.now)
-        case .alterAuthorizationResponse(let alteration):
-            AuthorizationResponseEditor(alteration: alteration, previousState: previousAuthorizationState())
-                .edit(serve(request, endpoint: endpoint, at: now))
-        case .alterIDToken(let alteration):
-            endpoint == .token
-                ? tokenEndpoint.serve(request, issuer: issuer, idTokenAlteration: alteration, at: now)
-                : serve(request, endpoint: endpoint, at: now)
-        case .renewDPoPNonce:
-            dpop?.renewedNonceDemand(at: endpoint)
-                ?? ProviderResponse(status: 500, body: "dpop_nonce: the scenario offers no DPoP\n")
-        case nil, .sequence:
-            // The rule engine unpacks sequences; a sequence nested in one is answered correctly.
-            serve(request, endpoint: endpoint, at: now)
-        }
+        guard let action else { return serve(request, endpoint: endpoint, at: now) }
+        return action.answer(
+            MisbehaviourContext(
+                request: request,
+                endpoint: endpoint,
+                clock: clock,
+                origins: origins,
+                journal: journal,
+                dpop: dpop,
+                correctAnswer: { self.serve(request, endpoint: endpoint, at: now) },
+                tokenAnswer: { alteration in
+                    self.tokenEndpoint.serve(request, issuer: self.issuer, idTokenAlteration: alteration, at: now)
+                }
+            )
+        )
     }
 
     private func serve(_ request: ProviderRequest, endpoint: Endpoint?, at now: Duration) -> ProviderResponse {
@@ -248,30 +239,5 @@ public final class MockProvider: Sendable {
     public func revoke(token value: String) {
         ledger.revoke(value)
         appServerLedger.revoke(value)
-    }
-
-    private func redirectResponse(_ request: ProviderRequest, _ redirect: Redirect) -> ProviderResponse {
-        let base: String? =
-            switch redirect.target {
-            case .otherOrigin: origins.current?.other
-            case .base(let url): url
-            }
-        guard let base else {
-            return ProviderResponse(status: 500, body: "redirect target unknown: the provider is not served\n")
-        }
-        return ProviderResponse(status: redirect.status, headers: [HeaderField("Location", base + request.target)])
-    }
-
-    /// The `state` of the latest authorization request already journaled, for replaying it.
-    private func previousAuthorizationState() -> String? {
-        journal.entries.last { $0.endpoint == .authorize }?.request.queryItems.first { $0.name == "state" }?.value
-    }
-
-    /// Alters successful token responses only; an error stays the error it was.
-    private static func alter(
-        _ response: ProviderResponse,
-        with alteration: TokenResponseAlteration
-    ) -> ProviderResponse {
-        response.status == 200 ? alteration.apply(to: response) : response
     }
 }

@@ -134,7 +134,7 @@ struct IDTokenSchemaTests {
         #expect(
             try ScenarioSchemaTests.keys("provider", "id_tokens", "rotate_keys") == Set(IDTokenDecoder.rotationKeys)
         )
-        #expect(try ScenarioSchemaTests.keys("idToken") == Set(IDTokenDecoder.alterationKeys))
+        #expect(try ScenarioSchemaTests.keys("idToken") == Set(IDTokenAlteration.fieldKeys))
         // Upper case as JOSE writes them, and lower case for matrix values that sit in scenario ids.
         let algorithms = IDTokenAlgorithm.allCases.map(\.rawValue)
         #expect(

@@ -341,7 +341,7 @@ struct OpenIDConnectLanguageTests {
                 ) + "expect:\n  - same_user: kept\n"
             let diagnostics = Fixtures.diagnostics(text).map(\.description)
             let scenario = try? Fixtures.scenario(text)
-            guard case .alterIDToken(let alteration)? = scenario?.provider.rules.first?.action else {
+            guard let alteration = scenario?.provider.rules.first?.action?.misbehaviour as? IDTokenAlteration else {
                 return (nil, diagnostics)
             }
             return (alteration, diagnostics)

@@ -210,7 +210,7 @@ struct ScenarioLanguageTests {
         )
         #expect(collector.diagnostics.isEmpty, "\(collector.diagnostics.map(\.description))")
         let rule = try #require(scenarios.first?.provider.rules.first)
-        guard case .alterTokenResponse(let alteration) = rule.action else {
+        guard let alteration = rule.action?.misbehaviour as? TokenResponseAlteration else {
             Issue.record("not a token response alteration: \(rule.action)")
             return
         }

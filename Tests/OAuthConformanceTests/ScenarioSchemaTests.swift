@@ -159,7 +159,7 @@ struct ScenarioSchemaTests {
         #expect(try Self.keys("filter") == Set(RequestFilter.keys))
         #expect(try Self.keys("provider") == Set(ProviderDecoder.keys))
         #expect(try Self.keys("provider", "tokens") == Set(ProviderDecoder.tokenKeys))
-        #expect(try Self.keys("rule") == Set(["when"] + RuleDecoder.actions + RuleDecoder.deliveries))
+        #expect(try Self.keys("rule") == Set(["when"] + RuleActionRegistry.keys + RuleDecoder.deliveries))
     }
 
     @Test("an item of expect has in the schema exactly the keys of the checks in the registry")
@@ -174,6 +174,28 @@ struct ScenarioSchemaTests {
     func checkKeysAreDistinct() {
         let keys = CheckRegistry.keys + CheckRegistry.companionKeys + ExpectationDecoder.judgingKeys
         #expect(keys.count == Set(keys).count, "\(keys)")
+    }
+
+    /// Every misbehaviour the registry lists is a rule action in the schema, one a rule may give
+    /// alone and a sequence step may give (but for the sequence itself), and no other.
+    @Test("a rule has in the schema exactly the actions in the registry, alone and as a sequence's steps")
+    func ruleActionsMatchTheRegistry() throws {
+        let registry = Set(RuleActionRegistry.keys)
+        let schema = try Self.keys("rule").subtracting(["when"] + RuleDecoder.deliveries)
+        #expect(
+            registry.subtracting(schema).isEmpty,
+            "actions the schema lacks: \(registry.subtracting(schema).sorted())"
+        )
+        #expect(schema.subtracting(registry).isEmpty, "actions no type has: \(schema.subtracting(registry).sorted())")
+        #expect(try Self.keys("sequenceItem") == Set(ActionSequence.stepActions.map { $0.key }))
+        // A rule needs an action or a delivery (anyOf), and gives at most one action (not: any two).
+        let rule = try Self.definition("rule")
+        let needed = try #require(rule["anyOf"] as? [[String: [String]]]).compactMap(\.["required"])
+        #expect(Set(needed.filter { $0.count == 1 }.map { $0[0] }) == registry.union(RuleDecoder.deliveries))
+        let excluded = try #require((rule["not"] as? [String: Any])?["anyOf"] as? [[String: [String]]])
+        let pairs = Set(excluded.compactMap(\.["required"]).map(Set.init))
+        let allPairs = registry.flatMap { first in registry.filter { $0 > first }.map { Set([first, $0]) } }
+        #expect(pairs == Set(allPairs))
     }
 
     @Test("every built-in scenario file points editors at the schema with a correct relative path")

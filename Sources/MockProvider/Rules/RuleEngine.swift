@@ -30,13 +30,12 @@ final class RuleEngine: Sendable {
             {
                 counts[index] += 1
                 guard decision == nil, rule.match.calls.selects(counts[index]) else { continue }
-                switch rule.action {
-                case .sequence(let actions):
-                    // A sequence takes only as many calls as it has actions.
-                    guard counts[index] <= actions.count else { continue }
-                    decision = Decision(ruleIndex: index, action: actions[counts[index] - 1], delivery: rule.delivery)
-                default:
-                    decision = Decision(ruleIndex: index, action: rule.action, delivery: rule.delivery)
+                if let action = rule.action {
+                    // An action may let the call pass on: a sequence past its last step.
+                    guard let step = action.action(forCall: counts[index]) else { continue }
+                    decision = Decision(ruleIndex: index, action: step, delivery: rule.delivery)
+                } else {
+                    decision = Decision(ruleIndex: index, action: nil, delivery: rule.delivery)
                 }
             }
             return decision

@@ -89,14 +89,9 @@ public struct Scenario: Sendable, Equatable {
     /// Whether a rule places an ID token's times relative to the clock skew the client declares,
     /// so that the scenario means something only for a client that declares one.
     public var usesClientIDTokenClockSkew: Bool {
-        func uses(_ action: RuleAction?) -> Bool {
-            switch action {
-            case .alterIDToken(let alteration): !alteration.fromNowInClientSkews.isEmpty
-            case .sequence(let actions): actions.contains { uses($0) }
-            default: false
-            }
+        provider.rules.contains { rule in
+            rule.action?.contains { ($0 as? IDTokenAlteration)?.fromNowInClientSkews.isEmpty == false } ?? false
         }
-        return provider.rules.contains { uses($0.action) }
     }
 
     /// Whether a check or a step is written around the JWKS refetch interval the client declares.

@@ -66,7 +66,7 @@ public enum ScenarioExplanation {
                 : "does not rotate refresh tokens",
         ]
         if let skew = clockSkew(settings) { lines.append(skew) }
-        if settings.idTokens != IDTokenPolicy() { lines.append(IDTokenAlterationText.policy(settings.idTokens)) }
+        if settings.idTokens != IDTokenPolicy() { lines.append(IDTokenPolicyText.policy(settings.idTokens)) }
         if let dpop = settings.dpop { lines.append(dpopPolicy(dpop)) }
         lines += settings.rules.enumerated().map { index, rule in "rule \(index + 1): \(ruleText(rule))" }
         lines.append("otherwise answers as RFC 6749 and RFC 6750 describe")
@@ -119,9 +119,8 @@ public enum ScenarioExplanation {
 
     /// e.g. "for token request no. 1 (grant refresh_token), answers HTTP 503".
     static func ruleText(_ rule: ProviderRule) -> String {
-        let effects = [rule.action.map(action), rule.delivery.map { "delivers the answer \($0.label)" }].compactMap {
-            $0
-        }
+        let delivery = rule.delivery.map { "delivers the answer \($0.label)" }
+        let effects = [rule.action?.explanation, delivery].compactMap { $0 }
         return "\(matcher(rule.match)), \(effects.isEmpty ? "answers correctly" : effects.joined(separator: " and "))"
     }
 
@@ -138,49 +137,5 @@ public enum ScenarioExplanation {
         guard let during = match.during else { return calls }
         return calls
             + " between t=\(TimelineText.instant(during.lowerBound)) and t=\(TimelineText.instant(during.upperBound))"
-    }
-
-    private static func action(_ action: RuleAction) -> String {
-        switch action {
-        case .respond(let response):
-            let headers = response.headers.map { "\($0.name): \($0.value)" }
-            return "answers HTTP \(response.status)"
-                + (headers.isEmpty ? "" : " with \(headers.joined(separator: ", "))")
-                + (response.body.isEmpty ? "" : " and body \"\(response.body)\"")
-        case .alterTokenResponse(let alteration):
-            var changes = alteration.omit.sorted().map { "omits \($0)" }
-            changes += alteration.set.keys.sorted().map { "sets \($0) to \(alteration.set[$0]!.serialized())" }
-            if alteration.formEncoded { changes.append("form-encodes the body") }
-            switch alteration.contentType {
-            case .omit: changes.append("omits Content-Type")
-            case .replace(let type): changes.append("labels it Content-Type \(type)")
-            case nil: break
-            }
-            if let bytes = alteration.truncatedTo { changes.append("cuts the body after \(bytes) bytes") }
-            return "serves the request, then " + changes.joined(separator: " and ") + " in the token response"
-        case .sequence(let actions):
-            return "answers call by call: " + actions.map { Self.action($0) }.joined(separator: "; then ")
-                + "; later calls correctly"
-        case .redirect(let redirect):
-            let target =
-                switch redirect.target {
-                case .otherOrigin: "another origin"
-                case .base(let base): base
-                }
-            return "redirects with HTTP \(redirect.status) to \(target)"
-        case .alterAuthorizationResponse(let alteration):
-            return "alters the authorization redirect" + (alteration.error.map { " to carry error \($0)" } ?? "")
-        case .retryLater(let refusal):
-            return
-                "refuses with HTTP \(refusal.status) and Retry-After \(DurationText.format(refusal.after)) (\(refusal.format.rawValue))"
-        case .alterIDToken(let alteration):
-            return "serves the request, then issues the ID token " + IDTokenAlterationText.describe(alteration)
-        case .renewDPoPNonce:
-            return "moves to a new DPoP nonce and answers use_dpop_nonce with it"
-        case .oauthError(let error):
-            let status = error.status ?? OAuthErrorCode(rawValue: error.code)?.defaultStatus ?? 400
-            return "answers with the RFC 6749 §5.2 error \(error.code) (HTTP \(status))"
-                + (error.description.map { ", description \"\($0)\"" } ?? "")
-        }
     }
 }

@@ -109,11 +109,7 @@ struct ProviderDecoder {
     }
 
     private static func renewsDPoPNonce(_ action: RuleAction?) -> Bool {
-        switch action {
-        case .renewDPoPNonce?: true
-        case .sequence(let actions)?: actions.contains { renewsDPoPNonce($0) }
-        default: false
-        }
+        action?.contains { $0 is DPoPNonceRenewal } ?? false
     }
 
     /// `dpop: { nonce: [token, resource], nonce_rotates_every: 2, refresh_tokens_bound: true,

@@ -1,7 +1,8 @@
-/// Changes to the ID token a token response carries (OpenID Connect Core §2, §3.1.3.7): claims
-/// set, omitted or placed in time, another signature, another `kid`. The token is still recorded
-/// as issued, as altered, so checks can name it.
-public struct IDTokenAlteration: Sendable, Equatable {
+/// Serve the token request normally, issuing an ID token altered this way (when one is due: the
+/// grant began with scope `openid`). Changes to the ID token a token response carries (OpenID
+/// Connect Core §2, §3.1.3.7): claims set, omitted or placed in time, another signature, another
+/// `kid`. The token is still recorded as issued, as altered, so checks can name it.
+public struct IDTokenAlteration: ProviderMisbehaviour {
     /// How the altered token is signed instead of with the provider's signing key.
     public enum Signing: String, Sendable, Equatable, CaseIterable {
         /// The other key of the same family, under the `kid` of the key the JWKS publishes: a
@@ -53,6 +54,11 @@ public struct IDTokenAlteration: Sendable, Equatable {
         self.keyID = keyID
     }
 
+    /// Only token responses carry ID tokens: at any other endpoint the request is served as it is.
+    public func answer(_ context: MisbehaviourContext) -> ProviderResponse {
+        context.endpoint == .token ? context.tokenAnswer(self) : context.correctAnswer()
+    }
+
     /// The claims as altered; `unixTime` turns an instant of virtual time into seconds since 1970.
     func apply(
         to claims: [String: JSONValue],
@@ -69,4 +75,8 @@ public struct IDTokenAlteration: Sendable, Equatable {
         }
         return altered
     }
+}
+
+extension RuleAction {
+    public static func alterIDToken(_ alteration: IDTokenAlteration) -> RuleAction { RuleAction(alteration) }
 }
