@@ -105,7 +105,7 @@ struct RuleDecoder {
         else { return nil }
         var matcher = RequestMatcher()
         matcher.endpoint = when["endpoint"].flatMap { reader.enumeration($0, "endpoint", as: Endpoint.self) }
-        matcher.grant = when["grant"].flatMap { reader.grant($0, "grant") }
+        matcher.grant = when["grant"].flatMap { reader.grant($0, "grant", besideEndpoint: matcher.endpoint) }
         let selectors = ["call", "calls", "from_call"].filter(when.has)
         if selectors.count > 1 {
             reader.error(
