@@ -55,39 +55,12 @@ func date(_ value: JSONValue?) -> Date? {
     value.flatMap(NumericDate.seconds).map { Date(timeIntervalSince1970: $0) }
 }
 
-/// The reset message's environment, as the reference client takes it in process.
+/// The reset message's environment, as the reference client takes it in process: decoded by
+/// the type the harness encoded it from, reading the session's clock.
 func environment(_ fields: JSONValue, clock: VirtualClock) -> ClientEnvironment? {
-    func text(_ name: String) -> String? { fields[name]?.stringValue }
-    guard let token = text("token_endpoint"), let authorize = text("authorization_endpoint"),
-        let resource = text("resource_base_url"),
-        let issuer = text("issuer"), let redirect = text("redirect_uri"), let clientID = text("client_id"),
-        let secret = text("client_secret"), let username = text("username"), let password = text("password"),
-        let storage = text("storage_dir")
-    else { return nil }
-    return ClientEnvironment(
-        tokenEndpointURL: token,
-        authorizationEndpointURL: authorize,
-        resourceBaseURL: resource,
-        issuer: issuer,
-        redirectURI: redirect,
-        client: ClientCredentials(id: clientID, secret: secret),
-        user: UserCredentials(username: username, password: password),
-        clock: clock,
-        caCertificateFile: text("ca_file"),
-        pinnedPublicKeySHA256: text("pinned_public_key_sha256"),
-        storageDirectory: URL(fileURLWithPath: storage),
-        openIDConfigurationURL: text("openid_configuration_url"),
-        idTokenSigningAlgorithm: text("id_token_signing_alg") ?? "RS256",
-        appServerTokenEndpointURL: text("app_server_token_endpoint"),
-        clientAssertionKey: text("client_assertion_jwk"),
-        pushedAuthorizationEndpointURL: text("pushed_authorization_request_endpoint"),
-        deviceAuthorizationEndpointURL: text("device_authorization_endpoint"),
-        dpopSigningAlgorithms: fields["dpop_signing_alg_values_supported"].flatMap { value in
-            guard case .array(let names) = value else { return nil }
-            return names.compactMap(\.stringValue)
-        },
-        clientAuthentication: text("token_endpoint_auth_method").flatMap(ClientAuthenticationMethod.init(rawValue:))
-    )
+    let decoder = JSONDecoder()
+    decoder.userInfo[.virtualClock] = clock
+    return try? decoder.decode(ClientEnvironment.self, from: Data(fields.serialized().utf8))
 }
 
 /// A call of a login, request or restart message, alone or in a `concurrently` batch.

@@ -320,10 +320,7 @@ struct AdapterProcessTests {
         let storage = try PackageFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: storage) }
         let environment = ClientEnvironment(
-            tokenEndpointURL: "http://127.0.0.1:1/token",
-            authorizationEndpointURL: "http://127.0.0.1:1/authorize",
-            resourceBaseURL: "http://127.0.0.1:1",
-            issuer: "http://127.0.0.1:1",
+            endpoints: ProviderEndpoints(baseURL: "http://127.0.0.1:1", appServerOrigin: "http://127.0.0.1:2"),
             redirectURI: "http://127.0.0.1/callback",
             client: ClientCredentials(id: "c", secret: "s"),
             user: UserCredentials(username: "u", password: "p"),

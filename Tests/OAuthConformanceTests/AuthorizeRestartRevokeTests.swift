@@ -146,10 +146,7 @@ struct AuthorizeRestartRevokeTests {
         let provider = MockProvider()
         let server = try await ProviderServer.start(provider)
         let environment = ClientEnvironment(
-            tokenEndpointURL: server.tokenEndpointURL,
-            authorizationEndpointURL: server.baseURL + "/authorize",
-            resourceBaseURL: server.baseURL,
-            issuer: provider.issuer,
+            endpoints: ProviderEndpoints(baseURL: server.baseURL, appServerOrigin: server.otherOriginURL),
             redirectURI: "http://127.0.0.1/callback",
             client: provider.settings.client,
             user: provider.settings.user,

@@ -18,7 +18,7 @@ public protocol ClientUnderTest: Sendable {
     func completeAuthorization(redirectURL: String) async -> ClientOutcome
     /// OpenID Connect sign-in's first half: the authentication request (OIDC Core §3.1.2.1) the
     /// client would open in the browser, with `openid` in `scope` and a fresh `nonce`. The client
-    /// finds the provider through `ClientEnvironment.openIDConfigurationURL`.
+    /// finds the provider through `ProviderEndpoints.openIDConfiguration`.
     func signInURL() async -> Result<String, ClientFailure>
     /// Sign-in's second half: the client redeems the code and validates the ID token (§3.1.3.7).
     /// A refused ID token is a failure of category `id_token` whose message says which rule it
@@ -34,7 +34,7 @@ public protocol ClientUnderTest: Sendable {
     /// declares `openid`, so a silent change of user shows in the timeline and fails `same_user`.
     func identity() async -> SignedInIdentity?
     /// Leg 2 of a third-party sign-in: trades the signed-in user's ID token at the app's own server
-    /// (`ClientEnvironment.appServerTokenEndpointURL`) for the app's own tokens, by RFC 8693 token
+    /// (`ProviderEndpoints.appServerToken`) for the app's own tokens, by RFC 8693 token
     /// exchange (`subject_token_type` `urn:ietf:params:oauth:token-type:id_token`) or the RFC 7523
     /// JWT bearer grant. With nobody signed in (leg 1 failed), `authorization_required` and no
     /// request. A refusal by the app server is category `exchange_refused` (a 5xx, `transient`),
@@ -42,7 +42,7 @@ public protocol ClientUnderTest: Sendable {
     /// to the app server's origin carries the app's tokens, refreshed at the app server.
     func exchangeSignIn() async -> ClientOutcome
     /// The device authorization grant's start (RFC 8628 §3.1–3.3): the client asks the provider's
-    /// device authorization endpoint (`ClientEnvironment.deviceAuthorizationEndpointURL`) and
+    /// device authorization endpoint (`ProviderEndpoints.deviceAuthorization`) and
     /// reports what the application shows the user.
     func startDeviceAuthorization() async -> Result<DevicePrompt, ClientFailure>
     /// One step of the polling (RFC 8628 §3.4–3.5): the client polls the token endpoint when its

@@ -106,27 +106,24 @@ public struct ScenarioRunner: Sendable {
             return result(.error("could not create the client's storage directory: \(error)"))
         }
         let environment = ClientEnvironment(
-            tokenEndpointURL: server.tokenEndpointURL,
-            authorizationEndpointURL: server.baseURL + Endpoint.authorize.path,
-            resourceBaseURL: server.baseURL,
-            issuer: provider.issuer,
+            endpoints: ProviderEndpoints(
+                baseURL: server.baseURL,
+                appServerOrigin: server.otherOriginURL,
+                issuer: provider.issuer,
+                takesPushedAuthorization: settings.pushedAuthorization != nil
+            ),
             redirectURI: Self.redirectURI(registered: scenario.provider.redirectURIs),
             client: scenario.provider.client,
             user: scenario.provider.user,
             clock: clock,
+            storageDirectory: storage,
             caCertificateFile: server.caCertificateFile,
             pinnedPublicKeySHA256: server.pki?.pinnedPublicKeySHA256,
-            storageDirectory: storage,
-            openIDConfigurationURL: server.baseURL + Endpoint.openIDConfiguration.path,
             idTokenSigningAlgorithm: scenario.provider.idTokens.algorithm.rawValue,
-            appServerTokenEndpointURL: server.otherOriginURL + Endpoint.appToken.path,
+            clientAuthentication: settings.clientAuthentication,
             clientAssertionKey: settings.clientAuthentication == .privateKeyJWT
                 ? RegisteredClientKey.shared.privateJWK : nil,
-            pushedAuthorizationEndpointURL: settings.pushedAuthorization == nil
-                ? nil : server.baseURL + Endpoint.pushedAuthorization.path,
-            deviceAuthorizationEndpointURL: server.baseURL + Endpoint.deviceAuthorization.path,
-            dpopSigningAlgorithms: settings.dpop == nil ? nil : DPoPPolicy.signingAlgorithms,
-            clientAuthentication: settings.clientAuthentication
+            dpopSigningAlgorithms: settings.dpop == nil ? nil : DPoPPolicy.signingAlgorithms
         )
         let client: any ClientUnderTest
         do {
@@ -397,20 +394,12 @@ private struct StepExecution {
         }
     }
 
-    /// The app server's resource lives on the other origin; every other path on the provider's.
-    private func resourceURL(_ path: String) -> String {
-        let pathAlone = String(path.prefix { $0 != "?" })
-        guard Endpoint(path: pathAlone)?.isAppServer == true, let appServerToken = environment.appServerTokenEndpointURL
-        else { return environment.resourceBaseURL + path }
-        return String(appServerToken.dropLast(Endpoint.appToken.path.count)) + path
-    }
-
     /// The operation as one call a client can make at once with others; `nil` for `authorize`,
     /// which the harness's browser takes part in.
     private func clientCall(_ operation: ClientOperation) -> ClientCall? {
         switch operation {
         case .login(let grant): .login(grant)
-        case .request(let method, let path): .request(method: method, url: resourceURL(path))
+        case .request(let method, let path): .request(method: method, url: environment.endpoints.resourceURL(path))
         case .restart: .restart
         case .authorize, .signIn, .userinfo, .exchange, .deviceSignIn: nil
         }
@@ -422,7 +411,7 @@ private struct StepExecution {
         case .login(let grant):
             return { await client.login(grant) }
         case .request(let method, let path):
-            let url = resourceURL(path)
+            let url = environment.endpoints.resourceURL(path)
             return { await client.request(method: method, url: url) }
         case .authorize:
             let browser = AuthorizationBrowser(caCertificateFile: environment.caCertificateFile)

@@ -28,7 +28,7 @@ actor AdapterClient: ClientUnderTest {
         await connection.clearOutput()
         let reply = await connection.ask(
             "reset",
-            ["environment": Self.describe(environment)],
+            ["environment": environment.adapterMessageValue],
             now: environment.clock.now,
             timeout: timeout
         )
@@ -237,35 +237,6 @@ actor AdapterClient: ClientUnderTest {
 
     private static func fields(method: String, url: String) -> [String: JSONValue] {
         ["method": .string(method), "url": .string(url), "headers": .object([:]), "body": .null]
-    }
-
-    /// The `environment` object of `reset`.
-    static func describe(_ environment: ClientEnvironment) -> JSONValue {
-        .object([
-            "token_endpoint": .string(environment.tokenEndpointURL),
-            "authorization_endpoint": .string(environment.authorizationEndpointURL),
-            "resource_base_url": .string(environment.resourceBaseURL),
-            "issuer": .string(environment.issuer),
-            "redirect_uri": .string(environment.redirectURI),
-            "client_id": .string(environment.client.id),
-            "client_secret": .string(environment.client.secret),
-            "username": .string(environment.user.username),
-            "password": .string(environment.user.password),
-            "ca_file": environment.caCertificateFile.map(JSONValue.string) ?? .null,
-            "pinned_public_key_sha256": environment.pinnedPublicKeySHA256.map(JSONValue.string) ?? .null,
-            "storage_dir": .string(environment.storageDirectory.path),
-            "openid_configuration_url": .string(environment.openIDConfigurationURL),
-            "id_token_signing_alg": .string(environment.idTokenSigningAlgorithm),
-            "app_server_token_endpoint": environment.appServerTokenEndpointURL.map(JSONValue.string) ?? .null,
-            "client_assertion_jwk": environment.clientAssertionKey.map(JSONValue.string) ?? .null,
-            "token_endpoint_auth_method": .string(environment.clientAuthentication.rawValue),
-            "pushed_authorization_request_endpoint": environment.pushedAuthorizationEndpointURL.map(JSONValue.string)
-                ?? .null,
-            "device_authorization_endpoint": environment.deviceAuthorizationEndpointURL.map(JSONValue.string) ?? .null,
-            "dpop_signing_alg_values_supported": environment.dpopSigningAlgorithms.map {
-                .array($0.map(JSONValue.string))
-            } ?? .null,
-        ])
     }
 }
 

@@ -8,12 +8,9 @@ import NIOSSL
 /// The device authorization grant (RFC 8628): what the user is shown, polling at the interval.
 extension ReferenceClient {
     public func startDeviceAuthorization() async -> Result<DevicePrompt, ClientFailure> {
-        guard let endpoint = configuration.deviceAuthorizationEndpointURL else {
-            return .failure(ClientFailure(.unsupported, message: "no device authorization endpoint configured"))
-        }
         deviceAuthorization = nil
         let request: HTTPClientRequest
-        switch await authenticatedPost(to: endpoint, []) {
+        switch await authenticatedPost(to: environment.endpoints.deviceAuthorization, []) {
         case .success(let built): request = built.0
         case .failure(let failure): return .failure(failure)
         }

@@ -9,10 +9,7 @@ import NIOSSL
 /// token validated before any token is kept, userinfo about the signed-in user only.
 extension ReferenceClient {
     public func signInURL() async -> Result<String, ClientFailure> {
-        guard let relyingParty = openIDRelyingParty() else {
-            return .failure(ClientFailure(.unsupported, message: "no OpenID Connect discovery URL configured"))
-        }
-        switch await relyingParty.prepareSignIn() {
+        switch await openIDRelyingParty().prepareSignIn() {
         case .success(let nonce): return await startAuthorization(nonce: nonce)
         case .failure(let failure): return .failure(failure)
         }
@@ -64,16 +61,15 @@ extension ReferenceClient {
         await relyingParty?.identity
     }
 
-    func openIDRelyingParty() -> OpenIDRelyingParty? {
+    func openIDRelyingParty() -> OpenIDRelyingParty {
         if let relyingParty { return relyingParty }
-        guard let configurationURL = configuration.openIDConfigurationURL else { return nil }
         let made = OpenIDRelyingParty(
             registration: .init(
-                issuer: configuration.issuer ?? "",
-                configurationURL: configurationURL,
-                clientID: configuration.client.id,
-                clientSecret: configuration.client.secret,
-                signingAlgorithm: configuration.idTokenSigningAlgorithm
+                issuer: environment.endpoints.issuer,
+                configurationURL: environment.endpoints.openIDConfiguration,
+                clientID: environment.client.id,
+                clientSecret: environment.client.secret,
+                signingAlgorithm: environment.idTokenSigningAlgorithm
             ),
             behaviour: behaviour.openIDConnect,
             now: now,
