@@ -154,11 +154,11 @@ struct AuthorizeRestartRevokeTests {
             storageDirectory: storage
         )
         let client = try await ReferenceClientFactory().makeClient(for: environment)
-        #expect(await client.login(.password).succeeded)
-        let before = await client.storedTokens()
+        #expect(await client.perform(.login(.password)).outcome(answering: .login(.password)).succeeded)
+        let before = await client.perform(.storedTokens).heldTokens
         #expect(before?.accessToken == provider.issuedTokens.first { $0.kind == .access }?.value)
-        #expect(await client.restart().succeeded)
-        #expect(await client.storedTokens() == before)
+        #expect(await client.perform(.restart).outcome(answering: .restart).succeeded)
+        #expect(await client.perform(.storedTokens) == .storedTokens(before))
         await client.shutdown()
         await server.shutdown()
     }

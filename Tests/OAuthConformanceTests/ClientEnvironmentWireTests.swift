@@ -49,7 +49,7 @@ struct ClientEnvironmentWireTests {
     static func resetLine(_ environment: ClientEnvironment) -> String {
         AdapterRequest(
             id: 2,
-            op: "reset",
+            op: .reset,
             now: VirtualClock.defaultOrigin,
             fields: ["environment": environment.adapterMessageValue]
         ).line

@@ -28,7 +28,7 @@ struct LeakyClientFactory: ClientFactory {
     }
 }
 
-actor LeakyClient: ClientUnderTest {
+actor LeakyClient: LoginAndRequestClient {
     let leak: LeakyClientFactory.Leak
     let environment: ClientEnvironment
     private var accessToken = ""

@@ -26,7 +26,7 @@ struct PasswordFallbackClientFactory: ClientFactory {
     }
 }
 
-actor PasswordFallbackClient: ClientUnderTest {
+actor PasswordFallbackClient: LoginAndRequestClient {
     let environment: ClientEnvironment
     private var accessToken = ""
     private var refreshToken = ""

@@ -8,7 +8,7 @@ import NIOSSL
 /// The authorization code flow (RFC 6749 §4.1): PKCE S256, `state` and `iss` checked, the
 /// request pushed first when the provider takes pushes (RFC 9126).
 extension ReferenceClient {
-    public func authorizationURL() async -> Result<String, ClientFailure> {
+    func authorizationURL() async -> Result<String, ClientFailure> {
         await startAuthorization(nonce: nil)
     }
 
@@ -72,7 +72,7 @@ extension ReferenceClient {
         }
     }
 
-    public func completeAuthorization(redirectURL: String) async -> ClientOutcome {
+    func completeAuthorization(redirectURL: String) async -> ClientOutcome {
         // One redirect per request: a replayed redirect finds nothing pending.
         guard let request = pendingAuthorization else {
             return .failure(

@@ -7,7 +7,7 @@ import NIOSSL
 
 /// The device authorization grant (RFC 8628): what the user is shown, polling at the interval.
 extension ReferenceClient {
-    public func startDeviceAuthorization() async -> Result<DevicePrompt, ClientFailure> {
+    func startDeviceAuthorization() async -> Result<DevicePrompt, ClientFailure> {
         deviceAuthorization = nil
         let request: HTTPClientRequest
         switch await authenticatedPost(to: environment.endpoints.deviceAuthorization, []) {
@@ -43,15 +43,15 @@ extension ReferenceClient {
         }
     }
 
-    public func pollDeviceAuthorization() async -> DevicePoll {
+    func pollDeviceAuthorization() async -> ClientAnswer {
         guard var session = deviceAuthorization else {
-            return .finished(
+            return .outcome(
                 .failure(ClientFailure(.protocolViolation, message: "no device authorization is under way"))
             )
         }
         if session.isExpired(at: now()), behaviour.stopsPollingOnDenialOrExpiry {
             deviceAuthorization = nil
-            return .finished(
+            return .outcome(
                 .failure(
                     ClientFailure(
                         .authorizationRequired,
@@ -69,15 +69,15 @@ extension ReferenceClient {
         deviceAuthorization = session
         switch next {
         case .wait(let wait):
-            return .waiting(wait)
+            return .pollAgain(after: wait)
         case .finished(.success(let tokens)):
             deviceAuthorization = nil
             replaceTokens(with: tokens, persisting: true)
             loginGrant = .deviceCode
-            return .finished(.success(status: 200, body: ""))
+            return .outcome(.success(status: 200, body: ""))
         case .finished(.failure(let failure)):
             deviceAuthorization = nil
-            return .finished(.failure(failure))
+            return .outcome(.failure(failure))
         }
     }
 }

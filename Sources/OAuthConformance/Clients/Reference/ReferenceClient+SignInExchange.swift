@@ -7,7 +7,7 @@ import NIOSSL
 
 /// Leg 2 of a third-party sign-in: the ID token traded at the app's own server for its tokens.
 extension ReferenceClient {
-    public func exchangeSignIn() async -> ClientOutcome {
+    func exchangeSignIn() async -> ClientOutcome {
         let session = appServerSession ?? makeAppServerSession()
         appServerSession = session
         let subject: AppServerSession.SubjectToken

@@ -91,11 +91,40 @@ public actor ReferenceClient: ClientUnderTest {
         self.http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: httpConfiguration)
     }
 
+    public func perform(_ call: ClientCall) async -> ClientAnswer {
+        switch call {
+        case .login(let grant): .outcome(await login(grant))
+        case .request(let method, let url): .outcome(await request(method: method, url: url))
+        case .restart: .outcome(await restart())
+        case .authorizationURL: Self.answer(await authorizationURL(), ClientAnswer.browserURL)
+        case .completeAuthorization(let redirectURL): .outcome(await completeAuthorization(redirectURL: redirectURL))
+        case .signInURL: Self.answer(await signInURL(), ClientAnswer.browserURL)
+        case .completeSignIn(let redirectURL): .outcome(await completeSignIn(redirectURL: redirectURL))
+        case .userinfo: .outcome(await userinfo())
+        case .exchangeSignIn: .outcome(await exchangeSignIn())
+        case .startDeviceAuthorization: Self.answer(await startDeviceAuthorization(), ClientAnswer.devicePrompt)
+        case .pollDeviceAuthorization: await pollDeviceAuthorization()
+        case .identity: .identity(await identity())
+        case .storedTokens: .storedTokens(await storedTokens())
+        }
+    }
+
     public func shutdown() async {
         try? await http.shutdown()
     }
 
-    public func login(_ grant: GrantType) async -> ClientOutcome {
+    /// A value the client produced, or the failure that took its place.
+    private static func answer<Value>(
+        _ produced: Result<Value, ClientFailure>,
+        _ answer: (Value) -> ClientAnswer
+    ) -> ClientAnswer {
+        switch produced {
+        case .success(let value): answer(value)
+        case .failure(let failure): .outcome(.failure(failure))
+        }
+    }
+
+    func login(_ grant: GrantType) async -> ClientOutcome {
         guard grant != .refreshToken else { return Self.outcome(of: await refresh()) }
         guard let form = grantForm(grant) else {
             return .failure(
@@ -150,7 +179,7 @@ public actor ReferenceClient: ClientUnderTest {
 
     // MARK: Lifecycle
 
-    public func restart() async -> ClientOutcome {
+    func restart() async -> ClientOutcome {
         refreshInFlight = nil
         pendingAuthorization = nil
         loginGrant = nil
@@ -168,7 +197,7 @@ public actor ReferenceClient: ClientUnderTest {
         )
     }
 
-    public func storedTokens() async -> StoredTokens? {
+    func storedTokens() async -> StoredTokens? {
         tokens.map { StoredTokens(accessToken: $0.accessToken, refreshToken: $0.refreshToken, expiresAt: $0.expiresAt) }
     }
 
