@@ -114,5 +114,5 @@ while let line = readLine() {
     var reply = await handle(message)
     reply["id"] = id
     answer(reply)
-    if message["op"]?.stringValue == "shutdown" { break }
+    if message["op"]?.stringValue == AdapterOp.shutdown.rawValue { break }
 }

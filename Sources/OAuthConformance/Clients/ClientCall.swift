@@ -72,7 +72,7 @@ public enum ClientCall: Sendable, Equatable {
     /// Whether the call can be one of a batch made at once (`ClientUnderTest.perform(concurrently:)`,
     /// the adapter's `concurrently` message): the calls answered by an outcome alone, with no part
     /// of the harness's between them.
-    package var isBatchable: Bool {
+    public var isBatchable: Bool {
         switch self {
         case .login, .request, .restart: true
         default: false
