@@ -320,10 +320,7 @@ struct AdapterProcessTests {
         let storage = try PackageFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: storage) }
         let environment = ClientEnvironment(
-            tokenEndpointURL: "http://127.0.0.1:1/token",
-            authorizationEndpointURL: "http://127.0.0.1:1/authorize",
-            resourceBaseURL: "http://127.0.0.1:1",
-            issuer: "http://127.0.0.1:1",
+            endpoints: ProviderEndpoints(baseURL: "http://127.0.0.1:1", appServerOrigin: "http://127.0.0.1:2"),
             redirectURI: "http://127.0.0.1/callback",
             client: ClientCredentials(id: "c", secret: "s"),
             user: UserCredentials(username: "u", password: "p"),
@@ -331,13 +328,14 @@ struct AdapterProcessTests {
             storageDirectory: storage
         )
         let client = try await factory.makeClient(for: environment)
-        let first = await client.request(method: "GET", url: "http://127.0.0.1:1/resource")
+        let call = ClientCall.request(method: "GET", url: "http://127.0.0.1:1/resource")
+        let first = await client.perform(call)
         clock.advance(by: .seconds(3_600) + .milliseconds(500))
-        let second = await client.request(method: "GET", url: "http://127.0.0.1:1/resource")
+        let second = await client.perform(call)
         await client.shutdown()
         await factory.stop()
-        #expect(first == .success(status: 200, body: "1767225600.0"))
-        #expect(second == .success(status: 200, body: "1767229200.5"))
+        #expect(first == .outcome(.success(status: 200, body: "1767225600.0")))
+        #expect(second == .outcome(.success(status: 200, body: "1767229200.5")))
     }
 
     @Test(

@@ -146,10 +146,7 @@ struct AuthorizeRestartRevokeTests {
         let provider = MockProvider()
         let server = try await ProviderServer.start(provider)
         let environment = ClientEnvironment(
-            tokenEndpointURL: server.tokenEndpointURL,
-            authorizationEndpointURL: server.baseURL + "/authorize",
-            resourceBaseURL: server.baseURL,
-            issuer: provider.issuer,
+            endpoints: ProviderEndpoints(baseURL: server.baseURL, appServerOrigin: server.otherOriginURL),
             redirectURI: "http://127.0.0.1/callback",
             client: provider.settings.client,
             user: provider.settings.user,
@@ -157,11 +154,11 @@ struct AuthorizeRestartRevokeTests {
             storageDirectory: storage
         )
         let client = try await ReferenceClientFactory().makeClient(for: environment)
-        #expect(await client.login(.password).succeeded)
-        let before = await client.storedTokens()
+        #expect(await client.perform(.login(.password)).outcome(answering: .login(.password)).succeeded)
+        let before = await client.perform(.storedTokens).heldTokens
         #expect(before?.accessToken == provider.issuedTokens.first { $0.kind == .access }?.value)
-        #expect(await client.restart().succeeded)
-        #expect(await client.storedTokens() == before)
+        #expect(await client.perform(.restart).outcome(answering: .restart).succeeded)
+        #expect(await client.perform(.storedTokens) == .storedTokens(before))
         await client.shutdown()
         await server.shutdown()
     }

@@ -19,7 +19,7 @@ struct ExtremeNumberFuzzTests {
     /// An adapter's answer with `value` in `field`, read by every reader that looks at that field.
     /// Returns the fault a reader reported, or `nil` when every reader took the answer.
     static func adapterFault(field: String, value: String) -> String? {
-        let request = AdapterRequest(id: 7, op: "device_poll", now: VirtualClock.defaultOrigin)
+        let request = AdapterRequest(id: 7, op: .devicePoll, now: VirtualClock.defaultOrigin)
         let line: String =
             switch field {
             case "id": #"{"id": \#(value), "ok": true}"#

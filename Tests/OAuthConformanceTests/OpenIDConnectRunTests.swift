@@ -369,13 +369,13 @@ private struct CrashingSignInFactory: ClientFactory {
 
     struct CrashingSignIn: ClientUnderTest {
         let base: any ClientUnderTest
-        func login(_ grant: GrantType) async -> ClientOutcome { await base.login(grant) }
-        func request(method: String, url: String) async -> ClientOutcome {
-            await base.request(method: method, url: url)
-        }
-        func signInURL() async -> Result<String, ClientFailure> { await base.signInURL() }
-        func completeSignIn(redirectURL: String) async -> ClientOutcome {
-            .failure(ClientFailure(.unexpected, message: "KeyError: 'kid'", errorType: "KeyError"))
+        func perform(_ call: ClientCall) async -> ClientAnswer {
+            switch call {
+            case .login, .request, .signInURL: await base.perform(call)
+            case .completeSignIn:
+                .outcome(.failure(ClientFailure(.unexpected, message: "KeyError: 'kid'", errorType: "KeyError")))
+            default: call.unsupported
+            }
         }
         func shutdown() async { await base.shutdown() }
     }

@@ -26,7 +26,7 @@ struct HostileClientFactory: ClientFactory {
 
     func makeClient(for environment: ClientEnvironment) async throws -> any ClientUnderTest { HostileClient() }
 
-    struct HostileClient: ClientUnderTest {
+    struct HostileClient: LoginAndRequestClient {
         func login(_ grant: GrantType) async -> ClientOutcome {
             .failure(ClientFailure(.transient, message: HostileClientFactory.flood))
         }

@@ -24,16 +24,9 @@ struct ScenarioSchemaTests {
 
     /// `path: valid` or `path: invalid: …` for each file.
     static func validate(_ files: [String]) async throws -> [String: String] {
-        let python = try #require(ProcessRun.which("python3"), "python3 is needed to check the JSON Schema")
-        let probe = try await ProcessRun.run(python, ["-c", "import jsonschema, yaml"])
-        try #require(
-            probe.status == 0,
-            "Python's jsonschema and PyYAML are missing: scripts/test installs them (pip install jsonschema pyyaml)"
-        )
-        let run = try await ProcessRun.run(python, ["-c", validator, schemaFile.path] + files)
-        try #require(run.status == 0, "the validator failed: \(run.standardError)")
+        let output = try await JSONSchemaValidation.run(validator, [schemaFile.path] + files)
         var verdicts: [String: String] = [:]
-        for line in run.standardOutput.split(separator: "\n") {
+        for line in output.split(separator: "\n") {
             let parts = line.split(separator: ": ", maxSplits: 1).map(String.init)
             if parts.count == 2 { verdicts[parts[0]] = parts[1] }
         }

@@ -294,9 +294,11 @@ struct StaggeredCallsFactory: ClientFactory {
 
     struct Client: ClientUnderTest {
         let inner: any ClientUnderTest
-        func login(_ grant: GrantType) async -> ClientOutcome { await inner.login(grant) }
-        func request(method: String, url: String) async -> ClientOutcome {
-            await inner.request(method: method, url: url)
+        func perform(_ call: ClientCall) async -> ClientAnswer {
+            switch call {
+            case .login, .request: await inner.perform(call)
+            default: call.unsupported
+            }
         }
         func shutdown() async { await inner.shutdown() }
 
@@ -305,7 +307,7 @@ struct StaggeredCallsFactory: ClientFactory {
                 for (index, call) in calls.enumerated() {
                     group.addTask {
                         try? await Task.sleep(for: .milliseconds(50 * index))
-                        return (index, await call.perform(on: inner))
+                        return (index, await inner.perform(call).outcome(answering: call))
                     }
                 }
                 var outcomes: [(Int, ClientOutcome)] = []
@@ -327,7 +329,7 @@ struct FailingRequestFactory: ClientFactory {
         Client(failure: failure, loginFailure: loginFailure)
     }
 
-    struct Client: ClientUnderTest {
+    struct Client: LoginAndRequestClient {
         let failure: ClientFailure
         let loginFailure: ClientFailure?
         func login(_ grant: GrantType) async -> ClientOutcome {

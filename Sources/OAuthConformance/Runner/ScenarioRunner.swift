@@ -106,27 +106,24 @@ public struct ScenarioRunner: Sendable {
             return result(.error("could not create the client's storage directory: \(error)"))
         }
         let environment = ClientEnvironment(
-            tokenEndpointURL: server.tokenEndpointURL,
-            authorizationEndpointURL: server.baseURL + Endpoint.authorize.path,
-            resourceBaseURL: server.baseURL,
-            issuer: provider.issuer,
+            endpoints: ProviderEndpoints(
+                baseURL: server.baseURL,
+                appServerOrigin: server.otherOriginURL,
+                issuer: provider.issuer,
+                takesPushedAuthorization: settings.pushedAuthorization != nil
+            ),
             redirectURI: Self.redirectURI(registered: scenario.provider.redirectURIs),
             client: scenario.provider.client,
             user: scenario.provider.user,
             clock: clock,
+            storageDirectory: storage,
             caCertificateFile: server.caCertificateFile,
             pinnedPublicKeySHA256: server.pki?.pinnedPublicKeySHA256,
-            storageDirectory: storage,
-            openIDConfigurationURL: server.baseURL + Endpoint.openIDConfiguration.path,
             idTokenSigningAlgorithm: scenario.provider.idTokens.algorithm.rawValue,
-            appServerTokenEndpointURL: server.otherOriginURL + Endpoint.appToken.path,
+            clientAuthentication: settings.clientAuthentication,
             clientAssertionKey: settings.clientAuthentication == .privateKeyJWT
                 ? RegisteredClientKey.shared.privateJWK : nil,
-            pushedAuthorizationEndpointURL: settings.pushedAuthorization == nil
-                ? nil : server.baseURL + Endpoint.pushedAuthorization.path,
-            deviceAuthorizationEndpointURL: server.baseURL + Endpoint.deviceAuthorization.path,
-            dpopSigningAlgorithms: settings.dpop == nil ? nil : DPoPPolicy.signingAlgorithms,
-            clientAuthentication: settings.clientAuthentication
+            dpopSigningAlgorithms: settings.dpop == nil ? nil : DPoPPolicy.signingAlgorithms
         )
         let client: any ClientUnderTest
         do {
@@ -321,15 +318,16 @@ private struct StepExecution {
     private func perform(_ action: StepAction) async -> Result<StepResult, StepProblem> {
         switch action {
         case .client(let operation):
-            return await withinStepTimeout(call(operation)).map(StepResult.client)
+            return await withinStepTimeout(carryOut(plan(operation))).map(StepResult.client)
         case .concurrently(let times, let operation):
-            if let single = clientCall(operation) {
+            let plan = plan(operation)
+            if case .call(let single) = plan, single.isBatchable {
                 let client = self.client
                 return await withinStepTimeout(operations: times) {
                     await client.perform(concurrently: Array(repeating: single, count: times))
                 }.map(StepResult.clients)
             }
-            let operation = call(operation)
+            let operation = carryOut(plan)
             return await withinStepTimeout(operations: times) {
                 await withTaskGroup(of: (Int, ClientOutcome).self) { group in
                     for index in 0..<times {
@@ -379,7 +377,7 @@ private struct StepExecution {
 
     private func signedInIdentity() async -> SignedInIdentity? {
         let client = self.client
-        return (try? await withinStepTimeout { await client.identity() }.get()) ?? nil
+        return (try? await withinStepTimeout { await client.perform(.identity).signedIn }.get()) ?? nil
     }
 
     /// Tells the client the clock moved; the step is the move, whatever the client makes of it.
@@ -397,61 +395,24 @@ private struct StepExecution {
         }
     }
 
-    /// The app server's resource lives on the other origin; every other path on the provider's.
-    private func resourceURL(_ path: String) -> String {
-        let pathAlone = String(path.prefix { $0 != "?" })
-        guard Endpoint(path: pathAlone)?.isAppServer == true, let appServerToken = environment.appServerTokenEndpointURL
-        else { return environment.resourceBaseURL + path }
-        return String(appServerToken.dropLast(Endpoint.appToken.path.count)) + path
+    /// The calls that carry the operation out, a request sent to the origin its path belongs to.
+    private func plan(_ operation: ClientOperation) -> OperationPlan {
+        operation.plan(resourceURL: environment.endpoints.resourceURL)
     }
 
-    /// The operation as one call a client can make at once with others; `nil` for `authorize`,
-    /// which the harness's browser takes part in.
-    private func clientCall(_ operation: ClientOperation) -> ClientCall? {
-        switch operation {
-        case .login(let grant): .login(grant)
-        case .request(let method, let path): .request(method: method, url: resourceURL(path))
-        case .restart: .restart
-        case .authorize, .signIn, .userinfo, .exchange, .deviceSignIn: nil
-        }
-    }
-
-    private func call(_ operation: ClientOperation) -> @Sendable () async -> ClientOutcome {
+    /// The plan as one run of the operation, from its first call to its outcome.
+    private func carryOut(_ plan: OperationPlan) -> @Sendable () async -> ClientOutcome {
         let client = self.client
-        switch operation {
-        case .login(let grant):
-            return { await client.login(grant) }
-        case .request(let method, let path):
-            let url = resourceURL(path)
-            return { await client.request(method: method, url: url) }
-        case .authorize:
+        switch plan {
+        case .call(let call):
+            return { await client.perform(call).outcome(answering: call) }
+        case .throughBrowser(let start, let complete):
             let browser = AuthorizationBrowser(caCertificateFile: environment.caCertificateFile)
-            return {
-                await Self.authorize(
-                    through: browser,
-                    start: { await client.authorizationURL() },
-                    complete: { await client.completeAuthorization(redirectURL: $0) }
-                )
-            }
-        case .signIn:
-            let browser = AuthorizationBrowser(caCertificateFile: environment.caCertificateFile)
-            return {
-                await Self.authorize(
-                    through: browser,
-                    start: { await client.signInURL() },
-                    complete: { await client.completeSignIn(redirectURL: $0) }
-                )
-            }
-        case .userinfo:
-            return { await client.userinfo() }
-        case .exchange:
-            return { await client.exchangeSignIn() }
-        case .deviceSignIn:
+            return { await Self.authorize(client, through: browser, start: start, complete: complete) }
+        case .devicePolling(let start, let poll):
             let clock = provider.clock
             let journal = provider.journal
-            return { await Self.deviceSignIn(client, clock: clock, journal: journal) }
-        case .restart:
-            return { await client.restart() }
+            return { await Self.deviceSignIn(client, start: start, poll: poll, clock: clock, journal: journal) }
         }
     }
 
@@ -464,11 +425,13 @@ private struct StepExecution {
     /// the client asked for (the user's approval is the provider's, on that clock).
     private static func deviceSignIn(
         _ client: any ClientUnderTest,
+        start: ClientCall,
+        poll: ClientCall,
         clock: VirtualClock,
         journal: Journal
     ) async -> ClientOutcome {
         let prompt: DevicePrompt
-        switch await client.startDeviceAuthorization() {
+        switch await client.perform(start).devicePrompt(answering: start) {
         case .success(let shown): prompt = shown
         case .failure(let failure): return .failure(failure)
         }
@@ -479,15 +442,16 @@ private struct StepExecution {
         }
         let started = clock.elapsed
         polling: for _ in 0..<mostDevicePolls {
-            switch await client.pollDeviceAuthorization() {
-            case .finished(.success(let status, _)):
-                return .success(status: status, body: "shown: \(prompt)")
-            case .finished(let outcome):
-                return outcome
-            case .waiting(let wait):
+            switch await client.perform(poll) {
+            case .pollAgain(let wait):
                 guard clock.elapsed - started < longestDevicePolling else { break polling }
                 clock.advance(by: max(wait, .zero))
                 await client.clockAdvanced()
+            case let ended:
+                switch ended.outcome(answering: poll) {
+                case .success(let status, _): return .success(status: status, body: "shown: \(prompt)")
+                case let outcome: return outcome
+                }
             }
         }
         return .failure(
@@ -504,12 +468,13 @@ private struct StepExecution {
     /// leaves the user stuck, which the client cannot notice: the step fails with what the page said.
     /// The same for OAuth's `authorize` and OpenID Connect's `sign_in`; only the client's halves differ.
     private static func authorize(
+        _ client: any ClientUnderTest,
         through browser: AuthorizationBrowser,
-        start: @Sendable () async -> Result<String, ClientFailure>,
-        complete: @Sendable (String) async -> ClientOutcome
+        start: ClientCall,
+        complete: @Sendable (_ redirectURL: String) -> ClientCall
     ) async -> ClientOutcome {
         let url: String
-        switch await start() {
+        switch await client.perform(start).browserURL(answering: start) {
         case .success(let produced): url = produced
         case .failure(let failure): return .failure(failure)
         }
@@ -526,7 +491,8 @@ private struct StepExecution {
         }
         switch visit {
         case .redirected(let redirect):
-            return await complete(redirect)
+            let completion = complete(redirect)
+            return await client.perform(completion).outcome(answering: completion)
         case .stopped(let status, let body):
             return .failure(
                 ClientFailure(

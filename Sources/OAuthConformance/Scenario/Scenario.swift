@@ -207,7 +207,7 @@ public enum Capability: String, Sendable, Hashable, CaseIterable {
     /// (`provider.client_authentication: client_secret_jwt`, `ClientEnvironment.clientAuthentication`).
     case clientSecretJWT = "client_secret_jwt"
     /// Pushes its authorization requests to the endpoint it is given
-    /// (`ClientEnvironment.pushedAuthorizationEndpointURL`, RFC 9126) and opens only `client_id`
+    /// (`ProviderEndpoints.pushedAuthorization`, RFC 9126) and opens only `client_id`
     /// and the `request_uri`, when the scenario's provider takes pushes (`provider.pushed_authorization`).
     case pushedAuthorizationRequests = "pushed_authorization_requests"
     /// Runs the device authorization grant (`device_sign_in` steps, RFC 8628): reports what the user

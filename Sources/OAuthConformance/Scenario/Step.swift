@@ -81,52 +81,6 @@ public enum RevocationTarget: String, Sendable, CaseIterable {
     }
 }
 
-/// What the client is asked to do; the client reports how it ended.
-public enum ClientOperation: Sendable, Equatable {
-    /// Obtain tokens with this grant.
-    case login(GrantType)
-    /// Call the protected resource as the application would.
-    case request(method: String, path: String)
-    /// Run the authorization code flow; the harness plays the browser and the consenting user.
-    case authorize
-    /// Relaunch the client: it keeps only what it persisted.
-    case restart
-    /// Sign the user in with OpenID Connect: the authorization code flow with `openid` in the
-    /// scope and a nonce, the ID token validated (OIDC Core §3.1). The harness plays the browser.
-    case signIn
-    /// Fetch the signed-in user's claims from the userinfo endpoint (OIDC Core §5.3).
-    case userinfo
-    /// Leg 2 of a third-party sign-in: trade the ID token at the app's own server for its tokens.
-    case exchange
-    /// The device authorization grant (RFC 8628): start, then poll until the flow ends; the
-    /// harness moves the virtual clock by each wait the client asks for.
-    case deviceSignIn
-
-    public var text: String {
-        switch self {
-        case .login(let grant): "login \(grant.rawValue)"
-        case .request(let method, let path): "request \(method) \(path)"
-        case .authorize: "authorize"
-        case .restart: "restart"
-        case .signIn: "sign_in"
-        case .userinfo: "userinfo"
-        case .exchange: "exchange"
-        case .deviceSignIn: "device_sign_in"
-        }
-    }
-
-    public var requiredCapability: Capability? {
-        switch self {
-        case .login, .request: nil
-        case .authorize: .authorizationCode
-        case .restart: .restart
-        case .signIn, .userinfo: .openID
-        case .exchange: .idTokenExchange
-        case .deviceSignIn: .deviceGrant
-        }
-    }
-}
-
 public enum ExpectedOutcome: Sendable, Equatable, CustomStringConvertible {
     case succeeds
     /// Success or a refusal, both conforming: where the spec lets the client either accept or

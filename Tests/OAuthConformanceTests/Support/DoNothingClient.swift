@@ -15,20 +15,19 @@ struct DoNothingClientFactory: ClientFactory {
 }
 
 struct DoNothingClient: ClientUnderTest {
-    private static let done = ClientOutcome.success(status: 200, body: "{}")
-
-    func login(_ grant: GrantType) async -> ClientOutcome { Self.done }
-    func request(method: String, url: String) async -> ClientOutcome { Self.done }
-    func authorizationURL() async -> Result<String, ClientFailure> { .success("http://127.0.0.1:1/nowhere") }
-    func completeAuthorization(redirectURL: String) async -> ClientOutcome { Self.done }
-    func signInURL() async -> Result<String, ClientFailure> { .success("http://127.0.0.1:1/nowhere") }
-    func completeSignIn(redirectURL: String) async -> ClientOutcome { Self.done }
-    func userinfo() async -> ClientOutcome { Self.done }
-    func exchangeSignIn() async -> ClientOutcome { Self.done }
-    func restart() async -> ClientOutcome { Self.done }
-    func startDeviceAuthorization() async -> Result<DevicePrompt, ClientFailure> {
-        .failure(ClientFailure(.protocolViolation, message: "nothing was asked"))
+    func perform(_ call: ClientCall) async -> ClientAnswer {
+        switch call {
+        case .login, .request, .completeAuthorization, .completeSignIn, .userinfo, .exchangeSignIn, .restart:
+            .outcome(.success(status: 200, body: "{}"))
+        case .authorizationURL, .signInURL:
+            .browserURL("http://127.0.0.1:1/nowhere")
+        case .startDeviceAuthorization:
+            .outcome(.failure(ClientFailure(.protocolViolation, message: "nothing was asked")))
+        case .pollDeviceAuthorization, .identity, .storedTokens:
+            call.unsupported
+        }
     }
+
     func shutdown() async {}
 }
 

@@ -67,7 +67,7 @@ struct HangingClientFactory: ClientFactory {
 
     func makeClient(for environment: ClientEnvironment) async throws -> any ClientUnderTest { HangingClient() }
 
-    struct HangingClient: ClientUnderTest {
+    struct HangingClient: LoginAndRequestClient {
         func login(_ grant: GrantType) async -> ClientOutcome { await hang() }
         func request(method: String, url: String) async -> ClientOutcome { await hang() }
         func shutdown() async {}

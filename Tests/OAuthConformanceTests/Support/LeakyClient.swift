@@ -28,7 +28,7 @@ struct LeakyClientFactory: ClientFactory {
     }
 }
 
-actor LeakyClient: ClientUnderTest {
+actor LeakyClient: LoginAndRequestClient {
     let leak: LeakyClientFactory.Leak
     let environment: ClientEnvironment
     private var accessToken = ""
@@ -40,7 +40,7 @@ actor LeakyClient: ClientUnderTest {
     }
 
     func login(_ grant: GrantType) async -> ClientOutcome {
-        var request = URLRequest(url: URL(string: environment.tokenEndpointURL)!)
+        var request = URLRequest(url: URL(string: environment.endpoints.token)!)
         request.httpMethod = "POST"
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         let credentials = Data("\(environment.client.id):\(environment.client.secret)".utf8).base64EncodedString()

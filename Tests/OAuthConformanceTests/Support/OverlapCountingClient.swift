@@ -48,14 +48,19 @@ struct OverlapCountingClient: ClientUnderTest {
     let counter: OverlapCounter
     let failingCall: Int?
 
-    func login(_ grant: GrantType) async -> ClientOutcome { await inner.login(grant) }
-
-    func request(method: String, url: String) async -> ClientOutcome {
-        let call = await counter.enter()
-        try? await Task.sleep(for: .milliseconds(300))
-        await counter.leave()
-        guard call != failingCall else { return .failure(ClientFailure(.transient, message: "call \(call) failed")) }
-        return await inner.request(method: method, url: url)
+    func perform(_ call: ClientCall) async -> ClientAnswer {
+        switch call {
+        case .login: return await inner.perform(call)
+        case .request:
+            let number = await counter.enter()
+            try? await Task.sleep(for: .milliseconds(300))
+            await counter.leave()
+            guard number != failingCall else {
+                return .outcome(.failure(ClientFailure(.transient, message: "call \(number) failed")))
+            }
+            return await inner.perform(call)
+        default: return call.unsupported
+        }
     }
 
     func shutdown() async { await inner.shutdown() }

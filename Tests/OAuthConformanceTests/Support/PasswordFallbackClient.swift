@@ -26,7 +26,7 @@ struct PasswordFallbackClientFactory: ClientFactory {
     }
 }
 
-actor PasswordFallbackClient: ClientUnderTest {
+actor PasswordFallbackClient: LoginAndRequestClient {
     let environment: ClientEnvironment
     private var accessToken = ""
     private var refreshToken = ""
@@ -60,7 +60,7 @@ actor PasswordFallbackClient: ClientUnderTest {
     func shutdown() async {}
 
     private func obtain(_ form: String) async -> ClientOutcome {
-        var request = URLRequest(url: URL(string: environment.tokenEndpointURL)!)
+        var request = URLRequest(url: URL(string: environment.endpoints.token)!)
         request.httpMethod = "POST"
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         let credentials = Data("\(environment.client.id):\(environment.client.secret)".utf8).base64EncodedString()

@@ -25,9 +25,16 @@ actor SerialisingClient: ClientUnderTest {
         self.pause = pause
     }
 
-    func login(_ grant: GrantType) async -> ClientOutcome { await inner.login(grant) }
+    func perform(_ call: ClientCall) async -> ClientAnswer {
+        switch call {
+        case .login: break
+        case .request: await takeTurn()
+        default: return call.unsupported
+        }
+        return await inner.perform(call)
+    }
 
-    func request(method: String, url: String) async -> ClientOutcome {
+    private func takeTurn() async {
         let previous = lastTurn
         let pause = self.pause
         let turn = Task {
@@ -36,7 +43,6 @@ actor SerialisingClient: ClientUnderTest {
         }
         lastTurn = turn
         await turn.value
-        return await inner.request(method: method, url: url)
     }
 
     func shutdown() async { await inner.shutdown() }

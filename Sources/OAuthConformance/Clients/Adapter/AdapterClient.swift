@@ -1,8 +1,8 @@
 import Foundation
 import MockProvider
 
-/// The client under test, out of process: each operation is a message to the adapter, answered
-/// by what the client library did. Every message carries the virtual time.
+/// The client under test, out of process: each call is a message to the adapter, answered by
+/// what the client library did. Every message carries the virtual time.
 actor AdapterClient: ClientUnderTest {
     private let connection: AdapterConnection
     private let environment: ClientEnvironment
@@ -27,8 +27,8 @@ actor AdapterClient: ClientUnderTest {
     func start() async throws(AdapterFault) {
         await connection.clearOutput()
         let reply = await connection.ask(
-            "reset",
-            ["environment": Self.describe(environment)],
+            .reset,
+            ["environment": environment.adapterMessageValue],
             now: environment.clock.now,
             timeout: timeout
         )
@@ -46,132 +46,23 @@ actor AdapterClient: ClientUnderTest {
         }
     }
 
-    func login(_ grant: GrantType) async -> ClientOutcome {
-        await outcome("login", ["grant": .string(grant.rawValue)])
-    }
-
-    func request(method: String, url: String) async -> ClientOutcome {
-        await outcome("request", Self.fields(method: method, url: url))
-    }
-
-    func authorizationURL() async -> Result<String, ClientFailure> {
-        await url(from: "authorization_url")
-    }
-
-    func completeAuthorization(redirectURL: String) async -> ClientOutcome {
-        await outcome("complete_authorization", ["redirect_url": .string(redirectURL)])
-    }
-
-    func signInURL() async -> Result<String, ClientFailure> {
-        await url(from: "sign_in_url")
-    }
-
-    func completeSignIn(redirectURL: String) async -> ClientOutcome {
-        await outcome("complete_sign_in", ["redirect_url": .string(redirectURL)])
-    }
-
-    func exchangeSignIn() async -> ClientOutcome {
-        await outcome("exchange")
-    }
-
-    /// `device_authorization`: `user_code`, `verification_uri` and, if shown, `verification_uri_complete`.
-    func startDeviceAuthorization() async -> Result<DevicePrompt, ClientFailure> {
-        let op = "device_authorization"
-        guard let reply = await ask(op) else { return .failure(placeholder) }
-        guard reply.succeeded else {
-            switch reply.failure(of: op) {
-            case .success(let failure): return .failure(failure)
-            case .failure(let fault): return .failure(record(fault))
-            }
-        }
-        guard let userCode = reply.members["user_code"]?.stringValue,
-            let verificationURI = reply.members["verification_uri"]?.stringValue
-        else {
-            return .failure(record(AdapterFault("the adapter's answer to \(op) lacks user_code or verification_uri")))
-        }
-        return .success(
-            DevicePrompt(
-                userCode: userCode,
-                verificationURI: verificationURI,
-                verificationURIComplete: reply.members["verification_uri_complete"]?.stringValue
-            )
-        )
-    }
-
-    /// `device_poll`: `ok: true, wait: SECONDS` while the user has not acted, else an outcome.
-    func pollDeviceAuthorization() async -> DevicePoll {
-        let op = "device_poll"
-        guard let reply = await ask(op) else { return .finished(.failure(placeholder)) }
-        switch reply.devicePollWait(of: op) {
-        case .success(let wait)?: return .waiting(wait)
-        case .failure(let fault)?: return .finished(.failure(record(fault)))
-        case nil: break
-        }
-        switch reply.outcome(of: op) {
-        case .success(let outcome): return .finished(outcome)
-        case .failure(let fault): return .finished(.failure(record(fault)))
-        }
-    }
-
-    func userinfo() async -> ClientOutcome {
-        await outcome("userinfo")
-    }
-
-    func identity() async -> SignedInIdentity? {
-        guard let reply = await ask("identity") else { return nil }
-        switch reply.identity() {
-        case .success(let identity): return identity
-        case .failure(let fault):
-            _ = record(fault)
-            return nil
-        }
-    }
-
-    /// `authorization_url` and `sign_in_url`: the URL the browser is to open.
-    private func url(from op: String) async -> Result<String, ClientFailure> {
-        guard let reply = await ask(op) else { return .failure(placeholder) }
-        guard reply.succeeded else {
-            switch reply.failure(of: op) {
-            case .success(let failure): return .failure(failure)
-            case .failure(let fault): return .failure(record(fault))
-            }
-        }
-        guard let url = reply.members["url"]?.stringValue else {
-            return .failure(record(AdapterFault("the adapter's answer to \(op) has no url")))
-        }
-        return .success(url)
-    }
-
-    func restart() async -> ClientOutcome {
-        await outcome("restart")
-    }
-
-    func storedTokens() async -> StoredTokens? {
-        guard let reply = await ask("tokens") else { return nil }
-        switch reply.storedTokens() {
-        case .success(let tokens): return tokens
-        case .failure(let fault):
-            _ = record(fault)
-            return nil
+    func perform(_ call: ClientCall) async -> ClientAnswer {
+        guard let reply = await ask(call.op, call.fields) else { return call.failed(placeholder) }
+        switch reply.answer(to: call) {
+        case .success(let answer): return answer
+        case .failure(let fault): return call.failed(record(fault))
         }
     }
 
     /// One `concurrently` message: the adapter starts every operation at once and answers with
     /// an outcome for each, in order.
     func perform(concurrently calls: [ClientCall]) async -> [ClientOutcome] {
-        let operations: [JSONValue] = calls.map { call in
-            switch call {
-            case .login(let grant): .object(["op": .string("login"), "grant": .string(grant.rawValue)])
-            case .request(let method, let url):
-                .object(Self.fields(method: method, url: url).merging(["op": .string("request")]) { $1 })
-            case .restart: .object(["op": .string("restart")])
-            }
-        }
         // A batch may take as long as its operations one after another: a client that serialises
         // them, or a machine loaded by other jobs, is slow, not hung (and not a verdict to change
         // with --jobs); the scenario's own time bound still ends a batch that never answers.
         let batchTimeout = timeout * max(1, calls.count)
-        guard let reply = await ask("concurrently", ["operations": .array(operations)], timeout: batchTimeout) else {
+        let operations = calls.map(\.batchOperation)
+        guard let reply = await ask(.concurrently, ["operations": .array(operations)], timeout: batchTimeout) else {
             return Array(repeating: .failure(placeholder), count: calls.count)
         }
         switch reply.outcomes(count: calls.count) {
@@ -181,7 +72,7 @@ actor AdapterClient: ClientUnderTest {
     }
 
     func clockAdvanced() async {
-        _ = await ask("advance")
+        _ = await ask(.advance)
     }
 
     func fault() async -> String? { broken?.message }
@@ -192,7 +83,7 @@ actor AdapterClient: ClientUnderTest {
     /// scenario, which starts with `reset`. Its answer is checked like any other: a hang, a crash,
     /// garbage, a wrong id or a refusal is a fault, which the runner reports after the scenario.
     func shutdown() async {
-        if let reply = await ask("end"), !reply.succeeded {
+        if let reply = await ask(.end), !reply.succeeded {
             let message = reply.members["error"]?["message"]?.stringValue ?? "no reason given"
             _ = record(AdapterFault("the adapter refused end: \(message)"))
             await connection.stop()
@@ -203,7 +94,7 @@ actor AdapterClient: ClientUnderTest {
     // MARK: Messages
 
     private func ask(
-        _ op: String,
+        _ op: AdapterOp,
         _ fields: [String: JSONValue] = [:],
         timeout: Duration? = nil
     ) async -> AdapterReply? {
@@ -216,14 +107,6 @@ actor AdapterClient: ClientUnderTest {
         }
     }
 
-    private func outcome(_ op: String, _ fields: [String: JSONValue] = [:]) async -> ClientOutcome {
-        guard let reply = await ask(op, fields) else { return .failure(placeholder) }
-        switch reply.outcome(of: op) {
-        case .success(let outcome): return outcome
-        case .failure(let fault): return .failure(record(fault))
-        }
-    }
-
     /// Keeps the first fault; the runner asks for it after the step and ends the scenario.
     private func record(_ fault: AdapterFault) -> ClientFailure {
         if broken == nil { broken = fault }
@@ -233,39 +116,6 @@ actor AdapterClient: ClientUnderTest {
     /// What an operation reports once the adapter is broken; the runner never judges it.
     private var placeholder: ClientFailure {
         ClientFailure(.protocolViolation, message: "adapter fault: \(broken?.message ?? "unknown")")
-    }
-
-    private static func fields(method: String, url: String) -> [String: JSONValue] {
-        ["method": .string(method), "url": .string(url), "headers": .object([:]), "body": .null]
-    }
-
-    /// The `environment` object of `reset`.
-    static func describe(_ environment: ClientEnvironment) -> JSONValue {
-        .object([
-            "token_endpoint": .string(environment.tokenEndpointURL),
-            "authorization_endpoint": .string(environment.authorizationEndpointURL),
-            "resource_base_url": .string(environment.resourceBaseURL),
-            "issuer": .string(environment.issuer),
-            "redirect_uri": .string(environment.redirectURI),
-            "client_id": .string(environment.client.id),
-            "client_secret": .string(environment.client.secret),
-            "username": .string(environment.user.username),
-            "password": .string(environment.user.password),
-            "ca_file": environment.caCertificateFile.map(JSONValue.string) ?? .null,
-            "pinned_public_key_sha256": environment.pinnedPublicKeySHA256.map(JSONValue.string) ?? .null,
-            "storage_dir": .string(environment.storageDirectory.path),
-            "openid_configuration_url": .string(environment.openIDConfigurationURL),
-            "id_token_signing_alg": .string(environment.idTokenSigningAlgorithm),
-            "app_server_token_endpoint": environment.appServerTokenEndpointURL.map(JSONValue.string) ?? .null,
-            "client_assertion_jwk": environment.clientAssertionKey.map(JSONValue.string) ?? .null,
-            "token_endpoint_auth_method": .string(environment.clientAuthentication.rawValue),
-            "pushed_authorization_request_endpoint": environment.pushedAuthorizationEndpointURL.map(JSONValue.string)
-                ?? .null,
-            "device_authorization_endpoint": environment.deviceAuthorizationEndpointURL.map(JSONValue.string) ?? .null,
-            "dpop_signing_alg_values_supported": environment.dpopSigningAlgorithms.map {
-                .array($0.map(JSONValue.string))
-            } ?? .null,
-        ])
     }
 }
 

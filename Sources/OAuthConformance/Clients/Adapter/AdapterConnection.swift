@@ -37,7 +37,7 @@ actor AdapterConnection {
     /// Sends one request and waits for its answer. `now` is the virtual time: it travels in the
     /// message, and under libfaketime it is written to the timestamp file first.
     func ask(
-        _ op: String,
+        _ op: AdapterOp,
         _ fields: [String: JSONValue] = [:],
         now: Date?,
         timeout: Duration
@@ -124,7 +124,7 @@ actor AdapterConnection {
     /// Says goodbye: `shutdown`, end of input, a moment to exit, then the group is killed.
     func stop() async {
         if fault == nil {
-            _ = await ask("shutdown", now: nil, timeout: .seconds(2))
+            _ = await ask(.shutdown, now: nil, timeout: .seconds(2))
         }
         await process.stop(grace: .seconds(1))
         fault = fault ?? AdapterFault("the adapter was shut down")

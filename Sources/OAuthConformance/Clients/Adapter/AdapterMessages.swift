@@ -23,7 +23,7 @@ struct AdapterFault: Error, Sendable, Equatable, CustomStringConvertible {
 /// One message from the harness.
 struct AdapterRequest: Sendable {
     var id: Int
-    var op: String
+    var op: AdapterOp
     /// The virtual time the adapter acts at; absent only in `hello`, before any scenario.
     var now: Date?
     var fields: [String: JSONValue] = [:]
@@ -31,7 +31,7 @@ struct AdapterRequest: Sendable {
     var line: String {
         var members = fields
         members["id"] = .integer(id)
-        members["op"] = .string(op)
+        members["op"] = .string(op.rawValue)
         if let now { members["now"] = .number(Self.unixSeconds(now)) }
         return JSONValue.object(members).serialized()
     }

@@ -99,7 +99,7 @@ actor AdapterSupervisor {
         let hello: [String: JSONValue] = [
             "protocol": .integer(AdapterProtocol.version), "harness": .string("oauth-conformance \(Harness.version)"),
         ]
-        let greeted = await connection.ask("hello", hello, now: nil, timeout: profile.timeouts.start)
+        let greeted = await connection.ask(.hello, hello, now: nil, timeout: profile.timeouts.start)
             .flatMap(AdapterIdentity.parse)
             .flatMap(checkCapabilities)
         switch greeted {

@@ -8,28 +8,24 @@ import NIOSSL
 /// The authorization code flow (RFC 6749 §4.1): PKCE S256, `state` and `iss` checked, the
 /// request pushed first when the provider takes pushes (RFC 9126).
 extension ReferenceClient {
-    public func authorizationURL() async -> Result<String, ClientFailure> {
+    func authorizationURL() async -> Result<String, ClientFailure> {
         await startAuthorization(nonce: nil)
     }
 
     func startAuthorization(nonce: String?) async -> Result<String, ClientFailure> {
-        guard let endpoint = configuration.authorizationEndpointURL, let redirectURI = configuration.redirectURI else {
-            return .failure(
-                ClientFailure(.unsupported, message: "no authorization endpoint or redirect URI configured")
-            )
-        }
         let request = AuthorizationRequest(
             state: behaviour.unguessableState ? AuthorizationRequest.random() : "state",
             codeVerifier: AuthorizationRequest.random(),
-            redirectURI: redirectURI,
+            redirectURI: environment.redirectURI,
             nonce: nonce
         )
         pendingAuthorization = request
-        let clientID = configuration.client.id
+        let clientID = environment.client.id
+        let endpoint = environment.endpoints.authorization
         guard let pusher = authorizationPusher() else {
             let url = request.url(endpoint: endpoint, clientID: clientID, pkce: behaviour.pkce)
             guard behaviour.keepsSecretOffTheFrontChannel else {
-                let secret = configuration.client.secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics)
+                let secret = environment.client.secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics)
                 return .success(url + "&client_secret=" + (secret ?? ""))
             }
             return .success(url)
@@ -50,7 +46,7 @@ extension ReferenceClient {
 
     /// RFC 9126: made when the environment names a pushed authorization request endpoint.
     func authorizationPusher() -> AuthorizationPusher? {
-        guard behaviour.pushesAuthorizationRequests, let endpoint = configuration.pushedAuthorizationEndpointURL else {
+        guard behaviour.pushesAuthorizationRequests, let endpoint = environment.endpoints.pushedAuthorization else {
             return nil
         }
         return AuthorizationPusher(endpointURL: endpoint) { [weak self] url, form in
@@ -76,7 +72,7 @@ extension ReferenceClient {
         }
     }
 
-    public func completeAuthorization(redirectURL: String) async -> ClientOutcome {
+    func completeAuthorization(redirectURL: String) async -> ClientOutcome {
         // One redirect per request: a replayed redirect finds nothing pending.
         guard let request = pendingAuthorization else {
             return .failure(
@@ -87,7 +83,7 @@ extension ReferenceClient {
             )
         }
         pendingAuthorization = nil
-        switch request.read(redirect: redirectURL, expectedIssuer: configuration.issuer ?? "", behaviour: behaviour) {
+        switch request.read(redirect: redirectURL, expectedIssuer: environment.endpoints.issuer, behaviour: behaviour) {
         case .failure(let failure):
             return .failure(failure)
         case .success(.error(let code, let description)):

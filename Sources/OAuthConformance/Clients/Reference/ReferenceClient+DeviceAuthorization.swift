@@ -7,13 +7,10 @@ import NIOSSL
 
 /// The device authorization grant (RFC 8628): what the user is shown, polling at the interval.
 extension ReferenceClient {
-    public func startDeviceAuthorization() async -> Result<DevicePrompt, ClientFailure> {
-        guard let endpoint = configuration.deviceAuthorizationEndpointURL else {
-            return .failure(ClientFailure(.unsupported, message: "no device authorization endpoint configured"))
-        }
+    func startDeviceAuthorization() async -> Result<DevicePrompt, ClientFailure> {
         deviceAuthorization = nil
         let request: HTTPClientRequest
-        switch await authenticatedPost(to: endpoint, []) {
+        switch await authenticatedPost(to: environment.endpoints.deviceAuthorization, []) {
         case .success(let built): request = built.0
         case .failure(let failure): return .failure(failure)
         }
@@ -46,15 +43,15 @@ extension ReferenceClient {
         }
     }
 
-    public func pollDeviceAuthorization() async -> DevicePoll {
+    func pollDeviceAuthorization() async -> ClientAnswer {
         guard var session = deviceAuthorization else {
-            return .finished(
+            return .outcome(
                 .failure(ClientFailure(.protocolViolation, message: "no device authorization is under way"))
             )
         }
         if session.isExpired(at: now()), behaviour.stopsPollingOnDenialOrExpiry {
             deviceAuthorization = nil
-            return .finished(
+            return .outcome(
                 .failure(
                     ClientFailure(
                         .authorizationRequired,
@@ -72,15 +69,15 @@ extension ReferenceClient {
         deviceAuthorization = session
         switch next {
         case .wait(let wait):
-            return .waiting(wait)
+            return .pollAgain(after: wait)
         case .finished(.success(let tokens)):
             deviceAuthorization = nil
             replaceTokens(with: tokens, persisting: true)
             loginGrant = .deviceCode
-            return .finished(.success(status: 200, body: ""))
+            return .outcome(.success(status: 200, body: ""))
         case .finished(.failure(let failure)):
             deviceAuthorization = nil
-            return .finished(.failure(failure))
+            return .outcome(.failure(failure))
         }
     }
 }

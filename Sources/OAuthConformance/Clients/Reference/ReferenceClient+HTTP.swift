@@ -18,7 +18,7 @@ extension ReferenceClient {
         var query: [(String, String)] = []
         if behaviour.accessTokenPlacement == .queryParameter { query.append(("access_token", bearer)) }
         if !behaviour.keepsClientSecretFromResource {
-            query += [("client_id", configuration.client.id), ("client_secret", configuration.client.secret)]
+            query += [("client_id", environment.client.id), ("client_secret", environment.client.secret)]
         }
         if !query.isEmpty { target += (url.contains("?") ? "&" : "?") + FormEncoding.encode(query) }
         var request = HTTPClientRequest(url: target)
@@ -67,7 +67,7 @@ extension ReferenceClient {
         var redirectsFollowed = 0
         while true {
             try await requirePinnedKey(for: request.url)
-            let response = try await http.execute(request, timeout: configuration.requestTimeout)
+            let response = try await http.execute(request, timeout: requestTimeout)
             let body = try await response.body.collect(upTo: Self.maximumBodySize)
             let answer = Answer(
                 status: Int(response.status.code),

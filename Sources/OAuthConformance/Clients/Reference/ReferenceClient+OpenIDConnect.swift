@@ -8,11 +8,8 @@ import NIOSSL
 /// OpenID Connect sign-in (OIDC Core §3.1): the relying party found through discovery, the ID
 /// token validated before any token is kept, userinfo about the signed-in user only.
 extension ReferenceClient {
-    public func signInURL() async -> Result<String, ClientFailure> {
-        guard let relyingParty = openIDRelyingParty() else {
-            return .failure(ClientFailure(.unsupported, message: "no OpenID Connect discovery URL configured"))
-        }
-        switch await relyingParty.prepareSignIn() {
+    func signInURL() async -> Result<String, ClientFailure> {
+        switch await openIDRelyingParty().prepareSignIn() {
         case .success(let nonce): return await startAuthorization(nonce: nonce)
         case .failure(let failure): return .failure(failure)
         }
@@ -20,7 +17,7 @@ extension ReferenceClient {
 
     /// A sign-in's redirect is read like any authorization response; the redemption then validates
     /// the ID token against the nonce of the pending request.
-    public func completeSignIn(redirectURL: String) async -> ClientOutcome {
+    func completeSignIn(redirectURL: String) async -> ClientOutcome {
         guard pendingAuthorization?.nonce != nil else {
             return .failure(
                 ClientFailure(.protocolViolation, message: "a sign-in response arrived, but no sign-in is pending")
@@ -31,7 +28,7 @@ extension ReferenceClient {
 
     /// The userinfo endpoint is a protected resource: the token is attached, refreshed and replayed
     /// as for any call; only an answer about the signed-in user is accepted.
-    public func userinfo() async -> ClientOutcome {
+    func userinfo() async -> ClientOutcome {
         guard behaviour.offersUserinfo else {
             return .failure(
                 ClientFailure(.unsupported, message: "this client leaves the userinfo call to the application")
@@ -60,20 +57,19 @@ extension ReferenceClient {
         }
     }
 
-    public func identity() async -> SignedInIdentity? {
+    func identity() async -> SignedInIdentity? {
         await relyingParty?.identity
     }
 
-    func openIDRelyingParty() -> OpenIDRelyingParty? {
+    func openIDRelyingParty() -> OpenIDRelyingParty {
         if let relyingParty { return relyingParty }
-        guard let configurationURL = configuration.openIDConfigurationURL else { return nil }
         let made = OpenIDRelyingParty(
             registration: .init(
-                issuer: configuration.issuer ?? "",
-                configurationURL: configurationURL,
-                clientID: configuration.client.id,
-                clientSecret: configuration.client.secret,
-                signingAlgorithm: configuration.idTokenSigningAlgorithm
+                issuer: environment.endpoints.issuer,
+                configurationURL: environment.endpoints.openIDConfiguration,
+                clientID: environment.client.id,
+                clientSecret: environment.client.secret,
+                signingAlgorithm: environment.idTokenSigningAlgorithm
             ),
             behaviour: behaviour.openIDConnect,
             now: now,

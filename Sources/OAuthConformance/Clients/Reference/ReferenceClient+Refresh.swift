@@ -84,7 +84,7 @@ extension ReferenceClient {
                 // §12.2: never another user. The refused response's tokens are dropped; the session stays.
                 return .failure(refused)
             }
-            signInStore?.save(await relyingParty.signedInIDToken)
+            signInStore.save(await relyingParty.signedInIDToken)
         }
         switch result {
         case .success(let refreshed):
@@ -143,7 +143,7 @@ extension ReferenceClient {
         while true {
             let request: HTTPClientRequest
             let form: [(String, String)]
-            switch await authenticatedPost(to: configuration.tokenEndpointURL, fields) {
+            switch await authenticatedPost(to: environment.endpoints.token, fields) {
             case .success(let built): (request, form) = built
             case .failure(let failure): return .failure(failure)
             }
@@ -171,7 +171,7 @@ extension ReferenceClient {
             if let dpop {
                 let proof = try await dpop.proof(
                     method: "POST",
-                    url: configuration.tokenEndpointURL,
+                    url: environment.endpoints.token,
                     accessToken: nil,
                     server: .authorizationServer,
                     now: now()
@@ -237,18 +237,18 @@ extension ReferenceClient {
             url +=
                 "?"
                 + FormEncoding.encode([
-                    ("client_id", configuration.client.id), ("client_secret", configuration.client.secret),
+                    ("client_id", environment.client.id), ("client_secret", environment.client.secret),
                 ])
         }
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         request.headers.add(name: "Accept", value: "application/json")
-        if configuration.clientAssertionKey != nil || configuration.signsAssertionsWithSecret {
+        if environment.clientAssertionKey != nil || environment.clientAuthentication == .clientSecretJWT {
             switch await clientAssertion() {
             case .success(let assertion):
                 form += [
-                    ("client_id", configuration.client.id),
+                    ("client_id", environment.client.id),
                     ("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"),
                     ("client_assertion", assertion),
                 ]
@@ -256,18 +256,10 @@ extension ReferenceClient {
                 return .failure(failure)
             }
         } else {
-            switch configuration.authentication {
-            case .basic:
-                request.headers.add(
-                    name: "Authorization",
-                    value: FormEncoding.basicAuthorization(
-                        id: configuration.client.id,
-                        secret: configuration.client.secret
-                    )
-                )
-            case .requestBody:
-                form += [("client_id", configuration.client.id), ("client_secret", configuration.client.secret)]
-            }
+            request.headers.add(
+                name: "Authorization",
+                value: FormEncoding.basicAuthorization(id: environment.client.id, secret: environment.client.secret)
+            )
         }
         request.body = .bytes(ByteBuffer(string: FormEncoding.encode(form)))
         return .success((request, form))
@@ -283,14 +275,14 @@ extension ReferenceClient {
                 signer = assertionSigner
             } else {
                 signer =
-                    try await configuration.signsAssertionsWithSecret
-                    ? ClientAssertionSigner(clientSecret: configuration.client.secret)
-                    : ClientAssertionSigner(privateJWK: configuration.clientAssertionKey ?? "")
+                    try await environment.clientAuthentication == .clientSecretJWT
+                    ? ClientAssertionSigner(clientSecret: environment.client.secret)
+                    : ClientAssertionSigner(privateJWK: environment.clientAssertionKey ?? "")
                 assertionSigner = signer
             }
             let assertion = try await signer.assertion(
-                clientID: configuration.client.id,
-                audience: configuration.tokenEndpointURL,
+                clientID: environment.client.id,
+                audience: environment.endpoints.token,
                 issuedAt: behaviour.datesAssertionsByClientClock ? now() : Date(),
                 jti: AuthorizationRequest.random()
             )

@@ -7,8 +7,8 @@ import NIOSSL
 
 /// Calling the resource as the application would: the token attached, a 401 recovered once.
 extension ReferenceClient {
-    public func request(method: String, url: String) async -> ClientOutcome {
-        if let appServer = configuration.appServerTokenEndpointURL, AppServerSession.isSameOrigin(url, as: appServer) {
+    func request(method: String, url: String) async -> ClientOutcome {
+        if AppServerSession.isSameOrigin(url, as: environment.endpoints.appServerToken) {
             guard let appServerSession else {
                 return .failure(
                     ClientFailure(

@@ -7,11 +7,8 @@ import NIOSSL
 
 /// Leg 2 of a third-party sign-in: the ID token traded at the app's own server for its tokens.
 extension ReferenceClient {
-    public func exchangeSignIn() async -> ClientOutcome {
-        guard let endpoint = configuration.appServerTokenEndpointURL else {
-            return .failure(ClientFailure(.unsupported, message: "no app server configured"))
-        }
-        let session = appServerSession ?? makeAppServerSession(tokenEndpointURL: endpoint)
+    func exchangeSignIn() async -> ClientOutcome {
+        let session = appServerSession ?? makeAppServerSession()
         appServerSession = session
         let subject: AppServerSession.SubjectToken
         switch await subjectTokenForExchange() {
@@ -64,10 +61,10 @@ extension ReferenceClient {
         return .success(.init(value: renewed, type: TokenTypeURI.idToken))
     }
 
-    func makeAppServerSession(tokenEndpointURL: String) -> AppServerSession {
+    func makeAppServerSession() -> AppServerSession {
         AppServerSession(
-            tokenEndpointURL: tokenEndpointURL,
-            clientID: configuration.client.id,
+            tokenEndpointURL: environment.endpoints.appServerToken,
+            clientID: environment.client.id,
             behaviour: behaviour.tokenExchange,
             interpreter: interpreter,
             refreshLeeway: behaviour.refreshLeeway,

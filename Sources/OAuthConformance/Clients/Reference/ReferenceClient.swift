@@ -19,116 +19,12 @@ import NIOSSL
 /// and `iss` checks; tokens persisted so a restart keeps them; no redirect followed; only
 /// certificates from the CA it is given trusted.
 public actor ReferenceClient: ClientUnderTest {
-    public struct Configuration: Sendable {
-        public enum ClientAuthentication: Sendable { case basic, requestBody }
-
-        public var tokenEndpointURL: String
-        public var client: ClientCredentials
-        public var user: UserCredentials
-        public var authentication: ClientAuthentication
-        public var authorizationEndpointURL: String?
-        public var redirectURI: String?
-        /// The issuer the authorization response's `iss` must name (RFC 9207).
-        public var issuer: String?
-        /// Where OpenID Connect sign-in discovers the provider; `nil`: no sign-in.
-        public var openIDConfigurationURL: String?
-        /// The ID token signing algorithm the client registered (`id_token_signed_response_alg`).
-        public var idTokenSigningAlgorithm: String
-        /// The only CA trusted for HTTPS; `nil` trusts the system's roots.
-        public var caCertificateFile: String?
-        /// The public key every HTTPS origin must present (base64 SHA-256 of its SPKI), when pinned.
-        public var pinnedPublicKeySHA256: String?
-        /// The app's own server, where a third-party sign-in is exchanged for the app's tokens.
-        public var appServerTokenEndpointURL: String?
-        /// RFC 8628 §3.1: the device authorization endpoint.
-        public var deviceAuthorizationEndpointURL: String?
-        /// RFC 9126: where the client pushes its authorization requests; `nil`: it sends them
-        /// in the front channel.
-        public var pushedAuthorizationEndpointURL: String?
-        /// The private JWK the client is registered with for `private_key_jwt`; with it, the
-        /// client authenticates by signed assertions instead of its secret.
-        public var clientAssertionKey: String?
-        /// `client_secret_jwt`: assertions MACed with the client secret instead of the secret itself.
-        public var signsAssertionsWithSecret = false
-        /// RFC 9449: the algorithms the provider takes DPoP proofs in; `nil`: no DPoP.
-        public var dpopSigningAlgorithms: [String]?
-        /// Where tokens are persisted across `restart`; `nil` keeps them in memory only.
-        public var tokenFile: URL?
-        /// Where the accepted ID token is persisted across `restart`, beside the tokens.
-        public var signInFile: URL? { tokenFile?.deletingLastPathComponent().appendingPathComponent("id_token.jwt") }
-        /// Real time a request may take before it fails as transient.
-        public var requestTimeout: TimeAmount
-
-        public init(
-            signsAssertionsWithSecret: Bool = false,
-            tokenEndpointURL: String,
-            client: ClientCredentials,
-            user: UserCredentials,
-            authentication: ClientAuthentication = .basic,
-            authorizationEndpointURL: String? = nil,
-            redirectURI: String? = nil,
-            issuer: String? = nil,
-            openIDConfigurationURL: String? = nil,
-            idTokenSigningAlgorithm: String = "RS256",
-            caCertificateFile: String? = nil,
-            pinnedPublicKeySHA256: String? = nil,
-            tokenFile: URL? = nil,
-            appServerTokenEndpointURL: String? = nil,
-            clientAssertionKey: String? = nil,
-            pushedAuthorizationEndpointURL: String? = nil,
-            deviceAuthorizationEndpointURL: String? = nil,
-            dpopSigningAlgorithms: [String]? = nil,
-            requestTimeout: TimeAmount = .seconds(30)
-        ) {
-            self.dpopSigningAlgorithms = dpopSigningAlgorithms
-            self.signsAssertionsWithSecret = signsAssertionsWithSecret
-            self.tokenEndpointURL = tokenEndpointURL
-            self.client = client
-            self.user = user
-            self.authentication = authentication
-            self.authorizationEndpointURL = authorizationEndpointURL
-            self.redirectURI = redirectURI
-            self.issuer = issuer
-            self.openIDConfigurationURL = openIDConfigurationURL
-            self.idTokenSigningAlgorithm = idTokenSigningAlgorithm
-            self.caCertificateFile = caCertificateFile
-            self.pinnedPublicKeySHA256 = pinnedPublicKeySHA256
-            self.tokenFile = tokenFile
-            self.appServerTokenEndpointURL = appServerTokenEndpointURL
-            self.clientAssertionKey = clientAssertionKey
-            self.pushedAuthorizationEndpointURL = pushedAuthorizationEndpointURL
-            self.deviceAuthorizationEndpointURL = deviceAuthorizationEndpointURL
-            self.requestTimeout = requestTimeout
-        }
-
-        /// Everything the scenario's environment offers.
-        public init(_ environment: ClientEnvironment, requestTimeout: TimeAmount = .seconds(30)) {
-            self.init(
-                signsAssertionsWithSecret: environment.clientAuthentication == .clientSecretJWT,
-                tokenEndpointURL: environment.tokenEndpointURL,
-                client: environment.client,
-                user: environment.user,
-                authorizationEndpointURL: environment.authorizationEndpointURL,
-                redirectURI: environment.redirectURI,
-                issuer: environment.issuer,
-                openIDConfigurationURL: environment.openIDConfigurationURL,
-                idTokenSigningAlgorithm: environment.idTokenSigningAlgorithm,
-                caCertificateFile: environment.caCertificateFile,
-                pinnedPublicKeySHA256: environment.pinnedPublicKeySHA256,
-                tokenFile: environment.storageDirectory.appendingPathComponent("tokens.json"),
-                appServerTokenEndpointURL: environment.appServerTokenEndpointURL,
-                clientAssertionKey: environment.clientAssertionKey,
-                pushedAuthorizationEndpointURL: environment.pushedAuthorizationEndpointURL,
-                deviceAuthorizationEndpointURL: environment.deviceAuthorizationEndpointURL,
-                dpopSigningAlgorithms: environment.dpopSigningAlgorithms,
-                requestTimeout: requestTimeout
-            )
-        }
-    }
-
     static let maximumBodySize = 1 << 20
 
-    let configuration: Configuration
+    /// Where the provider is and how the client is registered there, as the scenario made it.
+    let environment: ClientEnvironment
+    /// Real time a request may take before it fails as transient.
+    let requestTimeout: TimeAmount
     let behaviour: ClientBehaviour
     let now: @Sendable () -> Date
     let interpreter: TokenResponseInterpreter
@@ -137,8 +33,10 @@ public actor ReferenceClient: ClientUnderTest {
     var loginGrant: GrantType?
     var refreshInFlight: Task<Result<TokenSet, ClientFailure>, Never>?
     var pendingAuthorization: AuthorizationRequest?
-    let store: TokenStore?
-    let signInStore: SignInStore?
+    /// Where tokens are persisted across `restart`.
+    let store: TokenStore
+    /// Where the accepted ID token is persisted across `restart`, beside the tokens.
+    let signInStore: SignInStore
     /// Set by a `Retry-After` from the token endpoint: no token request before this instant.
     var tokenEndpointQuietUntil: Date?
     let pin: PublicKeyPin?
@@ -158,43 +56,75 @@ public actor ReferenceClient: ClientUnderTest {
     var appServerSession: AppServerSession?
     /// Made when the provider offers DPoP with ES256 (RFC 9449 §5.1), the reference client's algorithm.
     lazy var dpop: DPoPSession? =
-        configuration.dpopSigningAlgorithms?.contains("ES256") == true ? DPoPSession(behaviour: behaviour.dpop) : nil
+        environment.dpopSigningAlgorithms?.contains("ES256") == true ? DPoPSession(behaviour: behaviour.dpop) : nil
 
+    /// A client for the scenario's `environment`, reading its clock.
     public init(
-        configuration: Configuration,
+        environment: ClientEnvironment,
         behaviour: ClientBehaviour = .conforming,
-        now: @escaping @Sendable () -> Date = { Date() }
+        requestTimeout: TimeAmount = .seconds(30)
     ) {
-        self.configuration = configuration
+        self.environment = environment
+        self.requestTimeout = requestTimeout
         self.behaviour = behaviour
-        self.now = now
+        let clock = environment.clock
+        self.now = { clock.now }
         self.interpreter = TokenResponseInterpreter(behaviour: behaviour)
-        self.store = configuration.tokenFile.map(TokenStore.init)
-        self.signInStore = configuration.signInFile.map(SignInStore.init)
+        self.store = TokenStore(file: environment.storageDirectory.appendingPathComponent("tokens.json"))
+        self.signInStore = SignInStore(file: environment.storageDirectory.appendingPathComponent("id_token.jwt"))
         // Verification switched off is switched off whole, pin included, as a disabled trust evaluator is.
         let pins = behaviour.checksPinnedKey && behaviour.verifiesCertificates
-        self.pin = pins ? configuration.pinnedPublicKeySHA256.map { PublicKeyPin(pinnedSHA256: $0) } : nil
-        self.tokens = store?.load()
+        self.pin = pins ? environment.pinnedPublicKeySHA256.map { PublicKeyPin(pinnedSHA256: $0) } : nil
+        self.tokens = store.load()
         var httpConfiguration = HTTPClient.Configuration()
         // Redirects are followed by hand, when a defect asks for it; following one carries
         // credentials to wherever it points.
         httpConfiguration.redirectConfiguration = .disallow
-        httpConfiguration.timeout = .init(connect: .seconds(5), read: configuration.requestTimeout)
+        httpConfiguration.timeout = .init(connect: .seconds(5), read: requestTimeout)
         // A refused TLS handshake or connection is reported at once, not retried until the
         // connect timeout: the application decides about retries, not the transport.
         httpConfiguration.connectionPool.retryConnectionEstablishment = false
         var tls = TLSConfiguration.makeClientConfiguration()
-        if let caFile = configuration.caCertificateFile { tls.trustRoots = .file(caFile) }
+        if let caFile = environment.caCertificateFile { tls.trustRoots = .file(caFile) }
         if !behaviour.verifiesCertificates { tls.certificateVerification = .none }
         httpConfiguration.tlsConfiguration = tls
         self.http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: httpConfiguration)
+    }
+
+    public func perform(_ call: ClientCall) async -> ClientAnswer {
+        switch call {
+        case .login(let grant): .outcome(await login(grant))
+        case .request(let method, let url): .outcome(await request(method: method, url: url))
+        case .restart: .outcome(await restart())
+        case .authorizationURL: Self.answer(await authorizationURL(), ClientAnswer.browserURL)
+        case .completeAuthorization(let redirectURL): .outcome(await completeAuthorization(redirectURL: redirectURL))
+        case .signInURL: Self.answer(await signInURL(), ClientAnswer.browserURL)
+        case .completeSignIn(let redirectURL): .outcome(await completeSignIn(redirectURL: redirectURL))
+        case .userinfo: .outcome(await userinfo())
+        case .exchangeSignIn: .outcome(await exchangeSignIn())
+        case .startDeviceAuthorization: Self.answer(await startDeviceAuthorization(), ClientAnswer.devicePrompt)
+        case .pollDeviceAuthorization: await pollDeviceAuthorization()
+        case .identity: .identity(await identity())
+        case .storedTokens: .storedTokens(await storedTokens())
+        }
     }
 
     public func shutdown() async {
         try? await http.shutdown()
     }
 
-    public func login(_ grant: GrantType) async -> ClientOutcome {
+    /// A value the client produced, or the failure that took its place.
+    private static func answer<Value>(
+        _ produced: Result<Value, ClientFailure>,
+        _ answer: (Value) -> ClientAnswer
+    ) -> ClientAnswer {
+        switch produced {
+        case .success(let value): answer(value)
+        case .failure(let failure): .outcome(.failure(failure))
+        }
+    }
+
+    func login(_ grant: GrantType) async -> ClientOutcome {
         guard grant != .refreshToken else { return Self.outcome(of: await refresh()) }
         guard let form = grantForm(grant) else {
             return .failure(
@@ -224,7 +154,7 @@ public actor ReferenceClient: ClientUnderTest {
             if case .failure(let refused) = await relyingParty.acceptSignIn(obtained, nonce: nonce) {
                 result = .failure(refused)
             } else {
-                signInStore?.save(await relyingParty.signedInIDToken)
+                signInStore.save(await relyingParty.signedInIDToken)
             }
         }
         if case .success(let obtained) = result {
@@ -239,8 +169,8 @@ public actor ReferenceClient: ClientUnderTest {
         switch grant {
         case .password:
             [
-                ("grant_type", grant.rawValue), ("username", configuration.user.username),
-                ("password", configuration.user.password),
+                ("grant_type", grant.rawValue), ("username", environment.user.username),
+                ("password", environment.user.password),
             ]
         case .clientCredentials: [("grant_type", grant.rawValue)]
         case .refreshToken, .authorizationCode, .deviceCode, .tokenExchange, .jwtBearer: nil
@@ -249,7 +179,7 @@ public actor ReferenceClient: ClientUnderTest {
 
     // MARK: Lifecycle
 
-    public func restart() async -> ClientOutcome {
+    func restart() async -> ClientOutcome {
         refreshInFlight = nil
         pendingAuthorization = nil
         loginGrant = nil
@@ -257,17 +187,17 @@ public actor ReferenceClient: ClientUnderTest {
         appServerSession = nil
         // Discovery, keys and the signed-in user were memory too; the user comes back from storage.
         relyingParty = nil
-        if tokens != nil, let idToken = signInStore?.load(), let restored = openIDRelyingParty() {
-            await restored.restore(signedInWith: idToken)
+        if tokens != nil, let idToken = signInStore.load() {
+            await openIDRelyingParty().restore(signedInWith: idToken)
         }
-        tokens = store?.load()
+        tokens = store.load()
         return .success(
             status: 200,
             body: tokens == nil ? "restarted without tokens" : "restarted with persisted tokens"
         )
     }
 
-    public func storedTokens() async -> StoredTokens? {
+    func storedTokens() async -> StoredTokens? {
         tokens.map { StoredTokens(accessToken: $0.accessToken, refreshToken: $0.refreshToken, expiresAt: $0.expiresAt) }
     }
 
@@ -275,7 +205,7 @@ public actor ReferenceClient: ClientUnderTest {
     /// says otherwise.
     func replaceTokens(with new: TokenSet?, persisting: Bool) {
         tokens = new
-        if persisting { store?.save(new) }
+        if persisting { store.save(new) }
     }
 
 }

@@ -28,11 +28,6 @@ public struct ReferenceClientFactory: ClientFactory {
     }
 
     public func makeClient(for environment: ClientEnvironment) async throws -> any ClientUnderTest {
-        let clock = environment.clock
-        return ReferenceClient(
-            configuration: .init(environment, requestTimeout: requestTimeout),
-            behaviour: behaviour,
-            now: { clock.now }
-        )
+        ReferenceClient(environment: environment, behaviour: behaviour, requestTimeout: requestTimeout)
     }
 }

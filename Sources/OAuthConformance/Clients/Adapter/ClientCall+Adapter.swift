@@ -1,0 +1,72 @@
+import MockProvider
+
+/// A call as the adapter protocol carries it: its `op` and the fields beside it. The harness
+/// encodes calls here and the reference adapter decodes them here, so the two read one table.
+extension ClientCall {
+    var op: AdapterOp {
+        switch self {
+        case .login: .login
+        case .request: .request
+        case .restart: .restart
+        case .authorizationURL: .authorizationURL
+        case .completeAuthorization: .completeAuthorization
+        case .signInURL: .signInURL
+        case .completeSignIn: .completeSignIn
+        case .userinfo: .userinfo
+        case .exchangeSignIn: .exchange
+        case .startDeviceAuthorization: .deviceAuthorization
+        case .pollDeviceAuthorization: .devicePoll
+        case .identity: .identity
+        case .storedTokens: .tokens
+        }
+    }
+
+    /// The message's fields besides `id`, `op` and `now`.
+    var fields: [String: JSONValue] {
+        switch self {
+        case .login(let grant): ["grant": .string(grant.rawValue)]
+        case .request(let method, let url):
+            ["method": .string(method), "url": .string(url), "headers": .object([:]), "body": .null]
+        case .completeAuthorization(let redirectURL), .completeSignIn(let redirectURL):
+            ["redirect_url": .string(redirectURL)]
+        case .restart, .authorizationURL, .signInURL, .userinfo, .exchangeSignIn, .startDeviceAuthorization,
+            .pollDeviceAuthorization, .identity, .storedTokens:
+            [:]
+        }
+    }
+
+    /// The call as one operation of a `concurrently` message: its `op` among its fields.
+    var batchOperation: JSONValue {
+        .object(fields.merging(["op": .string(op.rawValue)]) { $1 })
+    }
+
+    /// The call a message asks for; `nil` when `op` is not a call or its fields are missing.
+    package init?(message: JSONValue) {
+        guard let op = message["op"]?.stringValue.flatMap(AdapterOp.init(rawValue:)) else { return nil }
+        func text(_ name: String) -> String? { message[name]?.stringValue }
+        switch op {
+        case .login:
+            guard let grant = text("grant").flatMap(GrantType.init(rawValue:)) else { return nil }
+            self = .login(grant)
+        case .request:
+            guard let method = text("method"), let url = text("url") else { return nil }
+            self = .request(method: method, url: url)
+        case .restart: self = .restart
+        case .authorizationURL: self = .authorizationURL
+        case .completeAuthorization:
+            guard let url = text("redirect_url") else { return nil }
+            self = .completeAuthorization(redirectURL: url)
+        case .signInURL: self = .signInURL
+        case .completeSignIn:
+            guard let url = text("redirect_url") else { return nil }
+            self = .completeSignIn(redirectURL: url)
+        case .userinfo: self = .userinfo
+        case .exchange: self = .exchangeSignIn
+        case .deviceAuthorization: self = .startDeviceAuthorization
+        case .devicePoll: self = .pollDeviceAuthorization
+        case .identity: self = .identity
+        case .tokens: self = .storedTokens
+        case .hello, .reset, .concurrently, .advance, .end, .shutdown: return nil
+        }
+    }
+}

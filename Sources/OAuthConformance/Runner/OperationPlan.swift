@@ -1,0 +1,20 @@
+/// How the runner carries out a `ClientOperation`: which calls it makes of the client, and what
+/// the harness does between them.
+enum OperationPlan: Sendable {
+    /// One call; its outcome is the operation's.
+    case call(ClientCall)
+    /// The authorization code flow's two halves around the harness's browser: `start` names the
+    /// URL, the browser visits it (the provider plays the consenting user), and `complete` gets
+    /// the URL the provider redirected to.
+    case throughBrowser(start: ClientCall, complete: @Sendable (_ redirectURL: String) -> ClientCall)
+    /// RFC 8628: `start` reports what the user is shown, then `poll` until the flow ends, the
+    /// virtual clock moved by each wait the client asks for.
+    case devicePolling(start: ClientCall, poll: ClientCall)
+
+    /// The capability the plan's calls need; they all need the same one (`ClientCall.requiredCapability`).
+    var requiredCapability: Capability? {
+        switch self {
+        case .call(let call), .throughBrowser(let call, _), .devicePolling(let call, _): call.requiredCapability
+        }
+    }
+}

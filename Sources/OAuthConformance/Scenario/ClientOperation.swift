@@ -1,0 +1,57 @@
+import MockProvider
+
+/// What a scenario's step asks of the client, in the scenario's words; the client reports how it
+/// ended. One operation may take several `ClientCall`s with the harness's part between them
+/// (`plan`): that is the difference between the two.
+public enum ClientOperation: Sendable, Equatable {
+    /// Obtain tokens with this grant.
+    case login(GrantType)
+    /// Call the protected resource as the application would.
+    case request(method: String, path: String)
+    /// Run the authorization code flow; the harness plays the browser and the consenting user.
+    case authorize
+    /// Relaunch the client: it keeps only what it persisted.
+    case restart
+    /// Sign the user in with OpenID Connect: the authorization code flow with `openid` in the
+    /// scope and a nonce, the ID token validated (OIDC Core §3.1). The harness plays the browser.
+    case signIn
+    /// Fetch the signed-in user's claims from the userinfo endpoint (OIDC Core §5.3).
+    case userinfo
+    /// Leg 2 of a third-party sign-in: trade the ID token at the app's own server for its tokens.
+    case exchange
+    /// The device authorization grant (RFC 8628): start, then poll until the flow ends; the
+    /// harness moves the virtual clock by each wait the client asks for.
+    case deviceSignIn
+
+    public var text: String {
+        switch self {
+        case .login(let grant): "login \(grant.rawValue)"
+        case .request(let method, let path): "request \(method) \(path)"
+        case .authorize: "authorize"
+        case .restart: "restart"
+        case .signIn: "sign_in"
+        case .userinfo: "userinfo"
+        case .exchange: "exchange"
+        case .deviceSignIn: "device_sign_in"
+        }
+    }
+
+    /// The calls that carry the operation out, with a `request`'s path made a URL by `resourceURL`.
+    func plan(resourceURL: (_ path: String) -> String) -> OperationPlan {
+        switch self {
+        case .login(let grant): .call(.login(grant))
+        case .request(let method, let path): .call(.request(method: method, url: resourceURL(path)))
+        case .restart: .call(.restart)
+        case .userinfo: .call(.userinfo)
+        case .exchange: .call(.exchangeSignIn)
+        case .authorize: .throughBrowser(start: .authorizationURL, complete: ClientCall.completeAuthorization)
+        case .signIn: .throughBrowser(start: .signInURL, complete: ClientCall.completeSignIn)
+        case .deviceSignIn: .devicePolling(start: .startDeviceAuthorization, poll: .pollDeviceAuthorization)
+        }
+    }
+
+    /// What the client must be able to do: what the calls of its plan need, wherever a request goes.
+    public var requiredCapability: Capability? {
+        plan(resourceURL: { $0 }).requiredCapability
+    }
+}
