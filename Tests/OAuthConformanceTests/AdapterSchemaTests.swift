@@ -7,7 +7,7 @@ import Testing
 /// The JSON Schema of the adapter protocol (Schemas/adapter-1.schema.json), which adapters in any
 /// language check their answers against, must say what the harness says: its ops are
 /// `AdapterOp`'s, its enumerations the Swift enums', and every line of a real run, both ways,
-/// validates against it, as does the annotated transcript in docs/adapter-protocol.md.
+/// validates against it, as does the annotated transcript in docs/adapter-protocol/transcript.md.
 @Suite("The adapter protocol's JSON Schema")
 struct AdapterSchemaTests {
     static let schemaFile = PackageFiles.root.appendingPathComponent("Schemas/adapter-1.schema.json")
@@ -266,13 +266,13 @@ struct AdapterSchemaTests {
         try await Self.expectValid(lines)
     }
 
-    @Test("the annotated transcript in docs/adapter-protocol.md is valid line by line")
+    @Test("the annotated transcript in docs/adapter-protocol/transcript.md is valid line by line")
     func documentedTranscript() async throws {
         let page = try String(
-            contentsOf: PackageFiles.root.appendingPathComponent("docs/adapter-protocol.md"),
+            contentsOf: PackageFiles.root.appendingPathComponent("docs/adapter-protocol/transcript.md"),
             encoding: .utf8
         )
-        let lines = Self.lines(ofTrace: page, source: "docs/adapter-protocol.md")
+        let lines = Self.lines(ofTrace: page, source: "docs/adapter-protocol/transcript.md")
         #expect(lines.count >= 30, "\(lines.count) lines of the transcript")
         #expect(Self.ops(lines).isSuperset(of: ["hello", "reset", "login", "request", "advance", "exchange", "end"]))
         try await Self.expectValid(lines)

@@ -1,7 +1,7 @@
 /// What a client surfaced about a failure, from which the harness derives its category: the HTTP
 /// status and the RFC 6749 §5.2 code of the answer it failed on, when the client surfaced them,
 /// and the category the client gave for what neither tells. This is the one place where a status
-/// or a code becomes a category (docs/adapter-protocol.md, "Error categories"): adapters report
+/// or a code becomes a category (docs/adapter-protocol/messages.md, "Error categories"): adapters report
 /// what their library surfaced and keep no table of their own, so no two can disagree; the
 /// reference client reads its own failures by it too.
 public struct SurfacedError: Sendable, Equatable {

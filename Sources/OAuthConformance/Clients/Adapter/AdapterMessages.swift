@@ -1,7 +1,7 @@
 import Foundation
 import MockProvider
 
-/// The adapter protocol's messages, as docs/adapter-protocol.md describes them: one JSON object
+/// The adapter protocol's messages, as docs/adapter-protocol/messages.md describes them: one JSON object
 /// a line; the harness asks, the adapter answers with the same `id`.
 public enum AdapterProtocol {
     /// The version this harness speaks; `hello` carries it, and an adapter that speaks another is refused.

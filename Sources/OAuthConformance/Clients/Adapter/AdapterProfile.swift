@@ -26,7 +26,7 @@ public enum DPoPDowngradePolicy: String, Sendable, CaseIterable {
     }
 }
 
-/// A client profile file (docs/adapter-protocol.md, "The client profile"): how to start the
+/// A client profile file (docs/adapter-protocol/profile.md): how to start the
 /// client's adapter, what the client can do, the policies it declares, and the scenarios it is
 /// known to fail.
 public struct AdapterProfile: Sendable, Equatable {

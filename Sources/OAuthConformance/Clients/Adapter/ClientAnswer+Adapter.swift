@@ -1,7 +1,7 @@
 import Foundation
 import MockProvider
 
-/// An answer as the adapter protocol carries it (docs/adapter-protocol.md, Messages): what the
+/// An answer as the adapter protocol carries it (docs/adapter-protocol/messages.md): what the
 /// reference adapter writes, and how the harness reads any adapter's answer to a call, side by
 /// side so the two cannot part.
 extension ClientAnswer {
