@@ -1,0 +1,1 @@
+../../../Adapters/python/independent_client.py
