@@ -1,0 +1,192 @@
+import Foundation
+import Testing
+
+/// What a library's CI gets without Swift: `scripts/package` packs the debug build, linked
+/// statically (`scripts/check-static-binary --link-only`), into the wheel and the tarball a
+/// release ships, from the committed files alone; the wheel, installed into a fresh virtualenv by
+/// the CI job docs/ci.md shows (`scripts/replay-ci`, the toolchain hidden), is green for the
+/// conforming sample library and red for its regression; the tarball runs a shipped Python
+/// adapter from any directory. The release build is the same with `-c release`, which is too slow
+/// for every test run (scripts/package without `--bin-dir` builds it).
+@Suite("The packaged harness, without Swift", .serialized)
+struct PackagedHarnessTests {
+    struct Artifacts: Sendable {
+        let folder: URL
+        let wheel: URL
+        let tarball: URL
+    }
+
+    /// Packed once for every test here.
+    static let packed = Task { try await pack() }
+
+    static func script(_ name: String, _ arguments: [String]) async throws -> ProcessRun {
+        try await ProcessRun.run(PackageFiles.root.appendingPathComponent("scripts/\(name)"), arguments)
+    }
+
+    /// Whether the static link is older than the build (scripts/test links it right after building).
+    static func staticLinkIsStale(_ staticBuild: URL) -> Bool {
+        func modified(_ url: URL) -> Date? {
+            try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date
+        }
+        guard let linked = modified(staticBuild.appendingPathComponent("conformance")),
+            let built = modified(PackageFiles.conformanceExecutable)
+        else { return true }
+        return linked < built
+    }
+
+    static func pack() async throws -> Artifacts {
+        let staticBuild = PackageFiles.conformanceExecutable.deletingLastPathComponent()
+            .appendingPathComponent("static")
+        if staticLinkIsStale(staticBuild) {
+            let link = try await script("check-static-binary", ["--link-only"])
+            try #require(link.status == 0, "\(link.standardOutput)\n\(link.standardError)")
+        }
+        // In the build folder, replaced by every run: the artifacts are large, and worth a look
+        // when a test here fails.
+        let folder = PackageFiles.root.appendingPathComponent(".build/packaged-harness")
+        try? FileManager.default.removeItem(at: folder)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let package = try await script(
+            "package",
+            ["--bin-dir", staticBuild.path, "--out", folder.path, "--no-verify"]
+        )
+        try #require(package.status == 0, "\(package.standardOutput)\n\(package.standardError)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        let wheel = try #require(names.first { $0.hasSuffix(".whl") }, "\(names)")
+        let tarball = try #require(names.first { $0.hasSuffix(".tar.gz") }, "\(names)")
+        return Artifacts(
+            folder: folder,
+            wheel: folder.appendingPathComponent(wheel),
+            tarball: folder.appendingPathComponent(tarball)
+        )
+    }
+
+    /// What scripts/package packs beside the binary, as git pathspecs: the suite, its schema, the
+    /// client libraries' adapters and profiles (not the Swift reference client's, whose binary the
+    /// package does not carry), the documentation.
+    static let packedData = ["Scenarios", "Schemas", "Adapters", ":(exclude)Adapters/swift", "docs", "README.md"]
+
+    /// The files of `packedData` as git tracks them (`git ls-files`).
+    static func trackedDataFiles() async throws -> Set<String> {
+        let listed = try await ProcessRun.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["git", "ls-files", "--"] + packedData
+        )
+        try #require(listed.status == 0, "\(listed.standardError)")
+        return Set(listed.standardOutput.split(separator: "\n").map(String.init))
+    }
+
+    static func python(_ program: String, _ arguments: [String]) async throws -> ProcessRun {
+        try await ProcessRun.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", program] + arguments)
+    }
+
+    @Test(
+        "the wheel is tagged for any Python 3 on the glibc the binary needs, and carries the binary and the committed suite"
+    )
+    func wheelLayout() async throws {
+        let artifacts = try await Self.packed.value
+        let name = artifacts.wheel.lastPathComponent
+        #expect(
+            name.wholeMatch(of: /oauth_conformance-[0-9.]+-py3-none-manylinux_2_[0-9]+_(x86_64|aarch64)\.whl/) != nil,
+            "\(name)"
+        )
+        let listing = try await Self.python(
+            "import sys, zipfile; print('\\n'.join(zipfile.ZipFile(sys.argv[1]).namelist()))",
+            [artifacts.wheel.path]
+        )
+        try #require(listing.status == 0, "\(listing.standardError)")
+        let entries = listing.standardOutput.split(separator: "\n").map(String.init)
+        let version = try #require(name.split(separator: "-").dropFirst().first.map(String.init))
+        let data = "oauth_conformance-\(version).data/"
+        #expect(entries.contains(data + "scripts/conformance"))
+        #expect(entries.contains("oauth_conformance/adapter.py"))
+        #expect(entries.contains("oauth_conformance-\(version).dist-info/RECORD"))
+        let share = data + "data/share/oauth-conformance/"
+        let packed = Set(entries.filter { $0.hasPrefix(share) }.map { String($0.dropFirst(share.count)) })
+        let tracked = try await Self.trackedDataFiles()
+        // Nothing untracked (a virtualenv, a build, a stray file), nothing tracked left out.
+        #expect(packed.subtracting(tracked).isEmpty, "packed but not tracked: \(packed.subtracting(tracked).sorted())")
+        #expect(tracked.subtracting(packed).isEmpty, "tracked but not packed: \(tracked.subtracting(packed).sorted())")
+    }
+
+    @Test("the tarball has the layout of an install prefix, with the committed suite")
+    func tarballLayout() async throws {
+        let artifacts = try await Self.packed.value
+        let listing = try await ProcessRun.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["tar", "-tzf", artifacts.tarball.path]
+        )
+        try #require(listing.status == 0, "\(listing.standardError)")
+        let entries = listing.standardOutput.split(separator: "\n").map(String.init).filter { !$0.hasSuffix("/") }
+        let root = artifacts.tarball.lastPathComponent.replacingOccurrences(of: ".tar.gz", with: "") + "/"
+        #expect(entries.allSatisfy { $0.hasPrefix(root) })
+        let relative = Set(entries.map { String($0.dropFirst(root.count)) })
+        #expect(relative.isSuperset(of: ["bin/conformance", "PACKAGE.md"]))
+        #expect(relative.filter { $0.hasPrefix("bin/") } == ["bin/conformance"])
+        let share = "share/oauth-conformance/"
+        let packed = Set(relative.filter { $0.hasPrefix(share) }.map { String($0.dropFirst(share.count)) })
+        let tracked = try await Self.trackedDataFiles()
+        #expect(packed == tracked, "differs from git ls-files: \(packed.symmetricDifference(tracked).sorted())")
+    }
+
+    @Test(
+        "docs/ci.md's job for a Python library, replayed without Swift from a fresh clone, is green for the conforming library and red for its regression",
+        arguments: [("github", "conforming", 0), ("github", "broken", 1), ("gitlab", "conforming", 0)]
+            as [(String, String, Int32)]
+    )
+    func replayedJob(job: String, variant: String, exit: Int32) async throws {
+        let artifacts = try await Self.packed.value
+        let replay = try await Self.script(
+            "replay-ci",
+            ["--wheel", artifacts.wheel.path, "--job", job, "--variant", variant, "--expect-exit", "\(exit)"]
+        )
+        #expect(replay.status == exit, "\(replay.standardOutput)\n\(replay.standardError)")
+        let summary = replay.standardOutput.split(separator: "\n").last { $0.contains("checkout to report") }
+        #expect(summary?.contains("the job exited \(exit)") == true, "\(replay.standardOutput)")
+        if exit == 0 {
+            // The whole suite ran, and the profile declared everything the client does: the only
+            // skips are the scenarios about the other refresh policy and choices it does not have.
+            #expect(replay.standardOutput.contains("0 failed"), "\(replay.standardOutput)")
+        } else {
+            #expect(replay.standardOutput.contains("FAIL   security/authorization-response-state-refused/"))
+        }
+    }
+
+    @Test(
+        "the tarball, unpacked, runs a shipped Python adapter's profile from a folder without Scenarios/, with Swift hidden"
+    )
+    func tarballRunsPythonAdapter() async throws {
+        let artifacts = try await Self.packed.value
+        let unpacked = try PackageFiles.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: unpacked) }
+        let untar = try await ProcessRun.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["tar", "-C", unpacked.path, "--strip-components=1", "-xzf", artifacts.tarball.path]
+        )
+        try #require(untar.status == 0, "\(untar.standardError)")
+        // The virtualenv Adapters/python/install.sh made for the repository's profiles, lent to the
+        // unpacked ones (it is not relocatable, a link to it is).
+        let python = unpacked.appendingPathComponent("share/oauth-conformance/Adapters/python")
+        try FileManager.default.createSymbolicLink(
+            at: python.appendingPathComponent(".venv"),
+            withDestinationURL: PackageFiles.root.appendingPathComponent("Adapters/python/.venv")
+        )
+        let elsewhere = unpacked.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        let run = try await ProcessRun.run(
+            PackageFiles.root.appendingPathComponent("scripts/without-swift"),
+            [
+                unpacked.appendingPathComponent("bin/conformance").path, "run", "--jobs", "4",
+                "--client", python.appendingPathComponent("independent-reactive.yaml").path,
+                "--junit", elsewhere.appendingPathComponent("junit.xml").path,
+            ],
+            in: elsewhere
+        )
+        #expect(run.status == 0, "\(run.standardOutput)\n\(run.standardError)")
+        let builtIn = try Fixtures.builtInScenarios().count
+        #expect(
+            run.standardOutput.contains("\(builtIn) scenarios against independent-reactive"),
+            "\(run.standardOutput)"
+        )
+    }
+}
