@@ -5,8 +5,9 @@ import Testing
 
 /// What the README and docs/ tell users to copy cannot rot: a block that shows a repository file
 /// is that file (the files themselves run in `PackagedHarnessTests`, through `scripts/replay-ci`);
-/// every profile a page shows or names loads; and every `conformance` command of docs/ci.md runs
-/// as written and exits as the page says (`# exits 1`; else 0).
+/// every profile a page shows or names loads, and every complete scenario it shows passes; and
+/// every `conformance` command of docs/ci.md runs as written and exits as the page says
+/// (`# exits 1`; else 0).
 ///
 /// The commands run in a workspace of their own: `conformance` on PATH is the one built beside
 /// these tests, `Scenarios/` holds three built-in scenarios (the commands are about options and
@@ -46,6 +47,31 @@ struct CopyableDocumentationTests {
             ]),
             "\(shown)"
         )
+    }
+
+    /// Complete scenario files the pages show: a `yaml` block that starts as one does.
+    /// docs/scenario-language.md marks its complete ones `yaml scenario` (`DocumentationExampleTests`
+    /// runs them); its plain `yaml` blocks are the tutorial's fragments, one of them wrong on purpose.
+    static func scenarioBlocks() throws -> [MarkdownCodeBlock] {
+        try MarkdownCodeBlock.allPages().filter { $0 != "docs/scenario-language.md" }
+            .flatMap { try MarkdownCodeBlock.blocks(in: $0) }
+            .filter { $0.language == "yaml" && $0.text.hasPrefix("conformance: 1\n") }
+    }
+
+    @Test("every complete scenario a page shows loads without a diagnostic and passes on the reference client")
+    func shownScenariosPass() async throws {
+        let blocks = try Self.scenarioBlocks()
+        #expect(blocks.contains { $0.page == "README.md" })
+        for block in blocks {
+            let collector = DiagnosticCollector()
+            let scenarios = ScenarioLoader.decode(block.text, file: block.testDescription, diagnostics: collector)
+            #expect(collector.diagnostics.isEmpty, "\(collector.diagnostics.map(\.description))")
+            #expect(!scenarios.isEmpty, "\(block.testDescription)")
+            for scenario in scenarios {
+                let result = await ScenarioRunner().run(scenario, with: ReferenceClientFactory())
+                #expect(result.verdict == .passed, "\(block.testDescription): \(result.verdict)")
+            }
+        }
     }
 
     @Test("the sample library's profile declares all the independent client does, as its shipped reactive profile does")
