@@ -23,42 +23,58 @@ struct PackagedHarnessTests {
         try await ProcessRun.run(PackageFiles.root.appendingPathComponent("scripts/\(name)"), arguments)
     }
 
-    /// Whether the static link is older than the build (scripts/test links it right after building).
-    static func staticLinkIsStale(_ staticBuild: URL) -> Bool {
-        func modified(_ url: URL) -> Date? {
-            try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date
-        }
-        guard let linked = modified(staticBuild.appendingPathComponent("conformance")),
-            let built = modified(PackageFiles.conformanceExecutable)
-        else { return true }
-        return linked < built
+    static func modified(_ url: URL) -> Date? {
+        try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date
     }
 
+    /// Whether `file` is missing, or older than any of `dates` (a missing date counts as newer).
+    static func isStale(_ file: URL, olderThan dates: [Date?]) -> Bool {
+        guard let made = modified(file) else { return true }
+        return dates.contains { $0.map { made < $0 } ?? true }
+    }
+
+    /// The artifacts in `.build/packaged-harness`, as scripts/test packs them before the tests
+    /// start (compressing a hundred megabytes there competes with no test); packed again here
+    /// when they are missing or older than the build or the last commit (whose files they carry),
+    /// as for a `swift test` run alone.
     static func pack() async throws -> Artifacts {
         let staticBuild = PackageFiles.conformanceExecutable.deletingLastPathComponent()
             .appendingPathComponent("static")
-        if staticLinkIsStale(staticBuild) {
+        let staticBinary = staticBuild.appendingPathComponent("conformance")
+        if isStale(staticBinary, olderThan: [modified(PackageFiles.conformanceExecutable)]) {
             let link = try await script("check-static-binary", ["--link-only"])
             try #require(link.status == 0, "\(link.standardOutput)\n\(link.standardError)")
         }
-        // In the build folder, replaced by every run: the artifacts are large, and worth a look
-        // when a test here fails.
+        let lastCommit = try await ProcessRun.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["git", "log", "-1", "--format=%ct"]
+        )
+        let committed = TimeInterval(lastCommit.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
+            .map { Date(timeIntervalSince1970: $0) }
         let folder = PackageFiles.root.appendingPathComponent(".build/packaged-harness")
+        func artifacts() -> Artifacts? {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            guard let wheel = names.first(where: { $0.hasSuffix(".whl") }),
+                let tarball = names.first(where: { $0.hasSuffix(".tar.gz") })
+            else { return nil }
+            let found = Artifacts(
+                folder: folder,
+                wheel: folder.appendingPathComponent(wheel),
+                tarball: folder.appendingPathComponent(tarball)
+            )
+            let stale = [found.wheel, found.tarball].contains {
+                isStale($0, olderThan: [modified(staticBinary), committed])
+            }
+            return stale ? nil : found
+        }
+        if let packed = artifacts() { return packed }
         try? FileManager.default.removeItem(at: folder)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let package = try await script(
             "package",
             ["--bin-dir", staticBuild.path, "--out", folder.path, "--no-verify"]
         )
         try #require(package.status == 0, "\(package.standardOutput)\n\(package.standardError)")
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-        let wheel = try #require(names.first { $0.hasSuffix(".whl") }, "\(names)")
-        let tarball = try #require(names.first { $0.hasSuffix(".tar.gz") }, "\(names)")
-        return Artifacts(
-            folder: folder,
-            wheel: folder.appendingPathComponent(wheel),
-            tarball: folder.appendingPathComponent(tarball)
-        )
+        return try #require(artifacts(), "scripts/package wrote no wheel and tarball in \(folder.path)")
     }
 
     /// What scripts/package packs beside the binary, as git pathspecs: the suite, its schema, the
