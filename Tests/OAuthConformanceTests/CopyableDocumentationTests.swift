@@ -49,11 +49,11 @@ struct CopyableDocumentationTests {
         )
     }
 
-    /// Complete scenario files the pages show: a `yaml` block that starts as one does.
-    /// docs/scenario-language.md marks its complete ones `yaml scenario` (`DocumentationExampleTests`
-    /// runs them); its plain `yaml` blocks are the tutorial's fragments, one of them wrong on purpose.
+    /// Complete scenario files the pages show: a `yaml` block that starts as one does. The
+    /// scenario language's pages mark their complete ones `yaml scenario` (`DocumentationExampleTests`
+    /// runs them); their plain `yaml` blocks are the tutorial's fragments, one of them wrong on purpose.
     static func scenarioBlocks() throws -> [MarkdownCodeBlock] {
-        try MarkdownCodeBlock.allPages().filter { $0 != "docs/scenario-language.md" }
+        try MarkdownCodeBlock.allPages().filter { !$0.hasPrefix("docs/scenario-language") }
             .flatMap { try MarkdownCodeBlock.blocks(in: $0) }
             .filter { $0.language == "yaml" && $0.text.hasPrefix("conformance: 1\n") }
     }
@@ -100,10 +100,12 @@ struct CopyableDocumentationTests {
         #expect(declared == reference)
     }
 
-    @Test("the profile reference of docs/adapter-protocol.md loads without a diagnostic beside the adapter it names")
+    @Test(
+        "the profile reference of docs/adapter-protocol/profile.md loads without a diagnostic beside the adapter it names"
+    )
     func adapterProtocolProfileLoads() throws {
         let block = try #require(
-            try MarkdownCodeBlock.blocks(in: "docs/adapter-protocol.md").first {
+            try MarkdownCodeBlock.blocks(in: "docs/adapter-protocol/profile.md").first {
                 $0.language == "yaml" && $0.text.hasPrefix("profile: 1")
             }
         )

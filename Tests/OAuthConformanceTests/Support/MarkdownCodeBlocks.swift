@@ -50,11 +50,10 @@ struct MarkdownCodeBlock: CustomTestStringConvertible, Sendable {
         return blocks
     }
 
-    /// Every page a user reads: the README and docs/.
+    /// Every page a user reads: the README and every page under docs/.
     static func allPages() throws -> [String] {
-        let docs = try FileManager.default.contentsOfDirectory(
-            atPath: PackageFiles.root.appendingPathComponent("docs").path
-        )
-        return ["README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "docs/\($0)" }
+        let docs = PackageFiles.root.appendingPathComponent("docs")
+        let pages = FileManager.default.enumerator(atPath: docs.path)?.compactMap { $0 as? String } ?? []
+        return ["README.md"] + pages.filter { $0.hasSuffix(".md") }.sorted().map { "docs/\($0)" }
     }
 }
