@@ -12,8 +12,10 @@ import Testing
 /// The commands run in a workspace of their own: `conformance` on PATH is the one built beside
 /// these tests, `Scenarios/` holds three built-in scenarios (the commands are about options and
 /// exit statuses, not about the whole suite, which other tests run), and `my-library.yaml`, the
-/// pages' placeholder for the reader's profile, runs the reference client with one deliberate
-/// SHOULD-level bug (`stale-token-replay`) as a library with a known gap. What they do not run,
+/// pages' placeholder for the reader's profile, runs the reference client out of process: as it
+/// is, or, for a block about a library with known gaps (one that says a command `# exits 1`, or
+/// that picks a `--fail-on` level), with one deliberate SHOULD-level bug (`stale-token-replay`).
+/// What they do not run,
 /// and why: `swift build -c release` (the build under test is the debug one these tests run in),
 /// and the CI services' own steps (checkout, caches, artifacts; `scripts/replay-ci` plays those of
 /// the Python jobs).
@@ -196,8 +198,9 @@ struct CopyableDocumentationTests {
         }
     }
 
-    /// A folder like a user's checkout: `Scenarios/`, `my-library.yaml`, `bin/conformance`.
-    static func workspace() throws -> URL {
+    /// A folder like a user's checkout: `Scenarios/`, `my-library.yaml` (with a known gap, or
+    /// none), `bin/conformance`.
+    static func workspace(libraryHasGap: Bool) throws -> URL {
         let folder = try PackageFiles.temporaryDirectory()
         for scenario in workspaceScenarios {
             let target = folder.appendingPathComponent("Scenarios/\(scenario)")
@@ -218,9 +221,8 @@ struct CopyableDocumentationTests {
             } else if line.hasPrefix("  directory:") {
                 continue
             } else if line.hasPrefix("  command:") {
-                profile.append(
-                    "  command: [\(PackageFiles.referenceAdapterExecutable.path), --defect, stale-token-replay]"
-                )
+                let defect = libraryHasGap ? ", --defect, stale-token-replay" : ""
+                profile.append("  command: [\(PackageFiles.referenceAdapterExecutable.path)\(defect)]")
             } else {
                 profile.append(line)
             }
@@ -243,7 +245,9 @@ struct CopyableDocumentationTests {
     func ciCommandsRun(_ block: MarkdownCodeBlock) async throws {
         let commands = try await Self.commands(in: block)
         try #require(!commands.isEmpty, "\(block.testDescription) holds no conformance command")
-        let workspace = try Self.workspace()
+        let workspace = try Self.workspace(
+            libraryHasGap: commands.contains { $0.expectedStatus != 0 || $0.text.contains("--fail-on") }
+        )
         defer { try? FileManager.default.removeItem(at: workspace) }
         for command in commands {
             for shard in command.isSharded ? Array(1...Self.shards) : [0] {
