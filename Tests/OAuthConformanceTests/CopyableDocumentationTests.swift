@@ -94,11 +94,12 @@ struct CopyableDocumentationTests {
                 "python", "-m", "oauth_conformance.adapter", "independent_adapter.py", "--mode", "reactive",
             ]
         )
-        // Everything but how the adapter is started and the names.
+        // Everything but how the adapter is installed and started, and the names.
         declared.file = reference.file
         declared.name = reference.name
         declared.command = reference.command
         declared.directory = reference.directory
+        declared.install = reference.install
         #expect(declared == reference)
     }
 
