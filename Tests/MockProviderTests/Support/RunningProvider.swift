@@ -80,12 +80,16 @@ struct RunningProvider {
         try await send("GET", path: "/resource", headers: bearer.map { [("Authorization", "Bearer \($0)")] } ?? [])
     }
 
+    /// How long a request may take before the test gives up on it: a guard against a provider that
+    /// hangs, long enough for a machine whose cores the parallel tests all want at once.
+    static let requestTimeout: TimeAmount = .seconds(30)
+
     func send(
         _ method: String,
         path: String,
         headers: [(String, String)] = [],
         body: String? = nil,
-        timeout: TimeAmount = .seconds(10)
+        timeout: TimeAmount = RunningProvider.requestTimeout
     ) async throws -> Answer {
         try await send(method, url: server.baseURL + path, headers: headers, body: body, timeout: timeout)
     }
@@ -95,7 +99,7 @@ struct RunningProvider {
         url: String,
         headers: [(String, String)] = [],
         body: String? = nil,
-        timeout: TimeAmount = .seconds(10)
+        timeout: TimeAmount = RunningProvider.requestTimeout
     ) async throws -> Answer {
         var request = HTTPClientRequest(url: url)
         request.method = HTTPMethod(rawValue: method)
