@@ -6,7 +6,7 @@ import Testing
 /// What the README and docs/ tell users to copy cannot rot: a block that shows a repository file
 /// is that file (the files themselves run in `PackagedHarnessTests`, through `scripts/replay-ci`);
 /// every profile a page shows or names loads, and every complete scenario it shows passes; and
-/// every `conformance` command of docs/ci.md runs as written and exits as the page says
+/// every `conformance` command of docs/ci.md and the pages under docs/ci/ runs as written and exits as the page says
 /// (`# exits 1`; else 0).
 ///
 /// The commands run in a workspace of their own: `conformance` on PATH is the one built beside
@@ -146,10 +146,12 @@ struct CopyableDocumentationTests {
         var isSharded: Bool { ["matrix.shard", "CI_NODE_INDEX", "SHARD"].contains { text.contains($0) } }
     }
 
-    /// docs/ci.md's blocks that hold `conformance` commands: shell blocks, the CI services' YAML
-    /// (the files the Python jobs show excepted: scripts/replay-ci runs those) and the Jenkinsfile.
+    /// The blocks of docs/ci.md and docs/ci/ that hold `conformance` commands: shell blocks, the
+    /// CI services' YAML (the files the Python jobs show excepted: scripts/replay-ci runs those)
+    /// and the Jenkinsfile.
     static func ciBlocks() throws -> [MarkdownCodeBlock] {
-        try MarkdownCodeBlock.blocks(in: "docs/ci.md").filter {
+        let pages = try MarkdownCodeBlock.allPages().filter { $0 == "docs/ci.md" || $0.hasPrefix("docs/ci/") }
+        return try pages.flatMap(MarkdownCodeBlock.blocks(in:)).filter {
             ["sh", "yaml", "groovy"].contains($0.language) && $0.file == nil && $0.text.contains("conformance ")
         }
     }
@@ -242,7 +244,7 @@ struct CopyableDocumentationTests {
         return folder
     }
 
-    @Test("docs/ci.md's conformance commands run as written and exit as the page says", arguments: try ciBlocks())
+    @Test("the CI pages' conformance commands run as written and exit as the page says", arguments: try ciBlocks())
     func ciCommandsRun(_ block: MarkdownCodeBlock) async throws {
         let commands = try await Self.commands(in: block)
         try #require(!commands.isEmpty, "\(block.testDescription) holds no conformance command")

@@ -4,7 +4,7 @@ import Testing
 /// What a library's CI gets without Swift: `scripts/package` packs the debug build, linked
 /// statically (`scripts/check-static-binary --link-only`), into the wheel and the tarball a
 /// release ships, from the committed files alone; the tarball runs a shipped Python adapter from
-/// any directory with the toolchain hidden. The wheel is installed and run by docs/ci.md's jobs,
+/// any directory with the toolchain hidden. The wheel is installed and run by docs/ci/without-swift.md's jobs,
 /// which scripts/test replays (`scripts/replay-ci`) before these tests start: one suite after
 /// another there, not beside the parallel tests, whose clients' real-time timeouts three more
 /// suites would starve. The release build is the same with `-c release`, which is too slow for

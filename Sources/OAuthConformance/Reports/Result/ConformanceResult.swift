@@ -1,7 +1,7 @@
 import Foundation
 
 /// The machine-readable result of one run against one client, as `conformance run --json`
-/// writes it (format 1, described in docs/ci.md). It holds everything the other reports need,
+/// writes it (format 1, described in docs/ci/json-result.md). It holds everything the other reports need,
 /// so `conformance report` can merge results from several jobs and render them again.
 /// The records mirror the runner's types (`ScenarioResult`, `CheckResult`) on purpose: they are
 /// a file format other programs read, which must not change when the runner's types do.
