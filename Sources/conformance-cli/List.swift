@@ -6,7 +6,8 @@ import OAuthConformance
 struct ListScenarios: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List scenarios, optionally only those of an area, tag or level; or the deliberate bugs of --defect."
+        abstract:
+            "List scenarios, optionally only those of an area, tag or level, as text, JSON or the Markdown pages of docs/checks.md; or the deliberate bugs of --defect."
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -27,12 +28,31 @@ struct ListScenarios: ParsableCommand {
 
     @Option(
         help:
-            "text: one line per scenario; json: an array of objects for scripts; markdown: the table of docs/checks.md."
+            "text: one line per scenario; json: an array of objects for scripts; markdown: docs/checks.md and its pages, written to --pages."
     )
     var format: Format = .text
 
+    @Option(
+        help: ArgumentHelp(
+            "With --format markdown, which needs it: write the first page to <folder>.md and a page per behaviour family to <folder>/<family>.md, and remove the other .md files in <folder>. A family page links to the clients' verdicts when clients/families/<family>.md is beside <folder>, as docs/clients/ is beside docs/checks/. The repository's pages: --pages docs/checks.",
+            valueName: "folder"
+        )
+    )
+    var pages: String?
+
     @Flag(help: "List the reference client's deliberately broken variants instead, the names `run --defect` takes.")
     var defects = false
+
+    func validate() throws {
+        if format == .markdown, pages == nil {
+            throw ValidationError(
+                "--format markdown writes a page per behaviour family: name their folder with --pages (the repository's: --pages docs/checks)"
+            )
+        }
+        if pages != nil, format != .markdown {
+            throw ValidationError("--pages writes the Markdown pages; it needs --format markdown")
+        }
+    }
 
     func run() throws {
         guard !defects else {
@@ -55,12 +75,43 @@ struct ListScenarios: ParsableCommand {
                 print("\(id)  \(level)  \(scenario.title)")
             }
         case .markdown:
-            print(ChecksTable.markdown(selected), terminator: "")
+            try writePages(selected, to: pages ?? "")
         case .json:
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             print(String(decoding: try encoder.encode(selected.map(Listing.init)), as: UTF8.self))
         }
+    }
+
+    /// `FOLDER.md` and `FOLDER/<family>.md`, then the removal of the pages in FOLDER that were
+    /// not written, so a family that lost its scenarios leaves no stale page behind.
+    private func writePages(_ scenarios: [Scenario], to folder: String) throws {
+        let folderURL = URL(fileURLWithPath: folder).standardizedFileURL
+        let parent = folderURL.deletingLastPathComponent()
+        let clientFamilies = parent.appendingPathComponent("clients/families")
+        let withClientResults = Set(
+            (BehaviourFamily.all + [.other]).map(\.id).filter { id in
+                FileManager.default.fileExists(atPath: clientFamilies.appendingPathComponent("\(id).md").path)
+            }
+        )
+        let rendered = ChecksTable.pages(
+            scenarios,
+            name: folderURL.lastPathComponent,
+            familiesWithClientResults: withClientResults
+        )
+        try FileManager.default.createDirectory(at: folderURL, withIntermediateDirectories: true)
+        for page in rendered {
+            try ReportFile.write(page.text, to: parent.appendingPathComponent(page.path).path)
+        }
+        let written = Set(rendered.dropFirst().map { URL(fileURLWithPath: $0.path).lastPathComponent })
+        let stale = try FileManager.default.contentsOfDirectory(atPath: folderURL.path)
+            .filter { $0.hasSuffix(".md") && !written.contains($0) }.sorted()
+        for name in stale {
+            try FileManager.default.removeItem(at: folderURL.appendingPathComponent(name))
+        }
+        let shown = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+        let removed = stale.isEmpty ? "" : "; removed \(stale.joined(separator: ", "))"
+        Console.out("Checks pages: \(shown).md and \(rendered.count - 1) in \(shown)/\(removed)")
     }
 
     /// One scenario as `--format json` shows it.

@@ -99,6 +99,17 @@ struct ScenarioCommandsTests {
         #expect(run.standardError.contains("refresh"))
     }
 
+    @Test("list --format markdown writes pages, so it needs --pages, and --pages needs it: usage errors, exit 2")
+    func listMarkdownNeedsPages() async throws {
+        let markdown = try await ProcessRun.conformance(["list", "--format", "markdown"])
+        #expect(markdown.status == 2)
+        #expect(markdown.standardError.contains("--pages docs/checks"), "\(markdown.standardError)")
+        #expect(markdown.standardOutput.isEmpty)
+        let pages = try await ProcessRun.conformance(["list", "--pages", "unwritten"])
+        #expect(pages.status == 2)
+        #expect(pages.standardError.contains("--format markdown"), "\(pages.standardError)")
+    }
+
     @Test("explain: the provider, the steps, what a conforming client does, the spec and the level")
     func explain() async throws {
         let run = try await ProcessRun.conformance(["explain", "retry/401-on-valid-token-refreshes-once-and-replays"])

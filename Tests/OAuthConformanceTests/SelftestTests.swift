@@ -3,8 +3,8 @@ import Testing
 
 @testable import OAuthConformance
 
-/// `conformance selftest`, `--jobs` and `docs/checks.md`: the suite proving itself, running in
-/// parallel, and documenting itself.
+/// `conformance selftest`, `--jobs` and `docs/checks.md` with its pages: the suite proving itself,
+/// running in parallel, and documenting itself.
 @Suite("Selftest, parallel runs and the checks page")
 struct SelftestTests {
     static let loginOnly = """
@@ -69,30 +69,85 @@ struct SelftestTests {
         #expect(run.results.map(\.scenario.id) == scenarios.map(\.id))
     }
 
-    @Test("docs/checks.md is exactly what `conformance list --format markdown` prints for the built-in suite")
-    func checksPageIsGenerated() async throws {
+    @Test(
+        "docs/checks.md and docs/checks/ are exactly the pages `conformance list --format markdown --pages docs/checks` writes for the built-in suite"
+    )
+    func checksPagesAreGenerated() async throws {
+        let regenerate = "regenerate them with `swift run \(ChecksTable.command)`"
+        let docs = PackageFiles.root.appendingPathComponent("docs")
+        // The layout of docs/ around the pages: the clients' family pages decide the links to them.
+        let scratch = try PackageFiles.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let clientFamilies = try Self.markdownFiles(in: docs.appendingPathComponent("clients/families"))
+        let scratchClientFamilies = scratch.appendingPathComponent("clients/families")
+        try FileManager.default.createDirectory(at: scratchClientFamilies, withIntermediateDirectories: true)
+        for name in clientFamilies {
+            try Data().write(to: scratchClientFamilies.appendingPathComponent(name))
+        }
+        let folder = scratch.appendingPathComponent("checks")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("# A family no scenario names any more\n".utf8).write(to: folder.appendingPathComponent("gone.md"))
+
         let run = try await ProcessRun.run(
             PackageFiles.conformanceExecutable,
-            ["list", PackageFiles.scenarios.path, "--format", "markdown"]
+            ["list", PackageFiles.scenarios.path, "--format", "markdown", "--pages", folder.path]
         )
         #expect(run.status == 0, "\(run.standardError)")
-        let page = try String(contentsOf: PackageFiles.root.appendingPathComponent("docs/checks.md"), encoding: .utf8)
-        #expect(
-            page == run.standardOutput,
-            "docs/checks.md is stale: run `swift run conformance list --format markdown > docs/checks.md`"
+        #expect(run.standardOutput.contains("removed gone.md"), "\(run.standardOutput)")
+        let written = try Self.checksPages(in: scratch)
+        let committed = try Self.checksPages(in: docs)
+        for page in written {
+            let text = try String(contentsOf: scratch.appendingPathComponent(page), encoding: .utf8)
+            guard let committedText = try? String(contentsOf: docs.appendingPathComponent(page), encoding: .utf8)
+            else {
+                Issue.record("docs/\(page) is missing: \(regenerate)")
+                continue
+            }
+            // Not #expect(==), which would print both pages whole.
+            if committedText != text { Issue.record("docs/\(page) is stale: \(regenerate)") }
+        }
+        for page in committed where !written.contains(page) {
+            Issue.record("docs/\(page) is not a page the generator writes: \(regenerate), which removes it")
+        }
+
+        let rendered = ChecksTable.pages(
+            try Fixtures.builtInScenarios(),
+            familiesWithClientResults: Set(clientFamilies.map { String($0.dropLast(".md".count)) })
         )
-        #expect(run.standardOutput == ChecksTable.markdown(try Fixtures.builtInScenarios()))
+        #expect(Set(rendered.map(\.path)) == Set(written))
+        for page in rendered
+        where page.text != (try? String(contentsOf: scratch.appendingPathComponent(page.path), encoding: .utf8)) {
+            Issue.record("ChecksTable.pages renders \(page.path) otherwise than `conformance list` wrote it")
+        }
     }
 
-    @Test("the checks page gives one row per scenario result, with level and source, and no raw HTML")
+    /// `checks.md` and the Markdown files in `checks/` under `folder`, as paths relative to it.
+    static func checksPages(in folder: URL) throws -> [String] {
+        try ["checks.md"] + markdownFiles(in: folder.appendingPathComponent("checks")).map { "checks/\($0)" }
+    }
+
+    /// The names of the Markdown files in a folder, sorted; none when it does not exist.
+    static func markdownFiles(in folder: URL) throws -> [String] {
+        guard FileManager.default.fileExists(atPath: folder.path) else { return [] }
+        return try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".md") }.sorted()
+    }
+
+    @Test(
+        "the checks pages give one row per scenario result on its family's page, with level and source, and no raw HTML"
+    )
     func checksPageRows() throws {
         let scenarios = try Fixtures.builtInScenarios()
-        let page = ChecksTable.markdown(scenarios)
+        let pages = ChecksTable.pages(scenarios)
         for scenario in scenarios {
-            let row = page.split(separator: "\n").first { $0.hasPrefix("| `\(scenario.id)` |") }
+            let page = pages.first { $0.path == "checks/\(scenario.family?.id ?? "none").md" }
+            let row = page?.text.split(separator: "\n").first { $0.hasPrefix("| `\(scenario.id)` |") }
             #expect(row.map { $0.contains("| \(scenario.level.rawValue) |") } == true, "no row for \(scenario.id)")
         }
-        #expect(!page.contains("<html>"))
+        #expect(pages.count == BehaviourFamily.all.count + 1)
+        for family in BehaviourFamily.all {
+            #expect(pages[0].text.contains("| [\(family.title)](checks/\(family.id).md) |"), "\(family.id)")
+        }
+        #expect(!pages.contains { $0.text.contains("<html>") })
     }
 
     @Test("conformance selftest prints the table and exits 1 when a defect is not caught")

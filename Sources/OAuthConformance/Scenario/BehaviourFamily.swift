@@ -1,10 +1,10 @@
 /// A behaviour a reader of the clients table cares about ("does it single-flight its refreshes?").
-/// Families are the columns of docs/clients.md; a scenario names its own with `family:`, which
-/// the scenario files of the built-in suite all do (a test checks), so a new scenario reaches the
-/// table without a line of Swift.
+/// Families are the columns of docs/clients.md and the pages of docs/checks.md; a scenario names
+/// its own with `family:`, which the scenario files of the built-in suite all do (a test checks),
+/// so a new scenario reaches the table without a line of Swift.
 public struct BehaviourFamily: Sendable, Hashable, Identifiable {
-    /// What a scenario's `family:` says, and the anchor of the family's section in
-    /// docs/clients.md: `proactive-refresh`.
+    /// What a scenario's `family:` says, and the name of the family's pages,
+    /// docs/clients/families/<id>.md and docs/checks/<id>.md: `proactive-refresh`.
     public var id: String
     /// `Proactive refresh`: the column heading.
     public var title: String
