@@ -234,6 +234,15 @@ public final class MockProvider: Sendable {
     /// RFC 9207 / RFC 8414: the issuer is the primary origin.
     public var issuer: String { origins.current?.primary ?? "http://127.0.0.1" }
 
+    /// A session the user signed in to before the scenario, as the application saved it: the
+    /// tokens of a grant to the user, issued now without a request (the `tokens` sign-in, which
+    /// hands them to the client). Ordinals go on as for any grant: these are `access_token#1`
+    /// and `refresh_token#1` when nothing was issued before.
+    public func issueSavedSession() -> (access: IssuedToken, refresh: IssuedToken?) {
+        let granted = ledger.grant(subject: settings.user.username, withRefreshToken: true, at: clock.elapsed)
+        return (granted.access, granted.refresh)
+    }
+
     /// Revokes a token now, as a user signing out elsewhere would (RFC 7009 semantics), at
     /// whichever server issued it.
     public func revoke(token value: String) {

@@ -59,7 +59,7 @@ struct JUnitReportTests {
         #expect(xml.contains(#"<testsuites name="OAuthConformance" tests="6" failures="1" errors="1" time="1.234">"#))
         #expect(xml.contains(#"<testsuite name="retry" tests="3" failures="1" errors="0" skipped="1""#))
         #expect(xml.contains(#"<skipped message="the client does not declare refresh_on_401">"#))
-        #expect(xml.contains(#"<error message="step 1 (login password): the client did not answer within"#))
+        #expect(xml.contains(#"<error message="step 1 (sign_in any): the client did not answer within"#))
     }
 
     @Test("testcase names are the id and title, unique even when a scenario appears again")

@@ -64,7 +64,7 @@ struct RunnerTests {
             Issue.record("expected an error verdict, got \(result.verdict)")
             return
         }
-        #expect(problem.contains("step 1 (login password)"))
+        #expect(problem.contains("step 1 (sign_in any)"))
         #expect(problem.contains("did not answer"))
     }
 

@@ -35,7 +35,7 @@ struct ScenarioBuilderTests {
             requires: [.proactiveRefresh],
             provider: ProviderSettings(tokens: TokenPolicy(accessLifetime: .seconds(3600))),
             steps: [
-                .login(.password),
+                .signInAsTheClientDoes,
                 .request("GET", "/resource"),
                 .advance(to: .expiry(.accessToken(1)) - .clientRefreshWindow - .seconds(5)),
                 .request("GET", "/resource"),
@@ -67,10 +67,11 @@ struct ScenarioBuilderTests {
             title:
                 "A token endpoint error is surfaced with its RFC 6749 §5.2 code, not retried, and leaves no token behind",
             summary: """
-                The provider refuses the password grant with one of the six RFC 6749 §5.2 error codes (one \
-                result per code). A conforming client reports the error with its code, does not send the \
-                same grant again, and has no access token to send afterwards, so the next call fails without \
-                reaching the resource.
+                The provider refuses the token request that ends the sign-in (the password grant, the code's \
+                or the device code's redemption, whichever the client signs in with) with one of the six \
+                RFC 6749 §5.2 error codes (one result per code). A conforming client reports the error with \
+                its code, does not send the same request again, and has no access token to send afterwards, \
+                so the next call fails without reaching the resource.
 
                 """,
             area: .errors,
@@ -80,14 +81,14 @@ struct ScenarioBuilderTests {
             tags: ["token-endpoint", "error-codes"],
             provider: ProviderSettings(rules: [
                 ProviderRule(
-                    match: RequestMatcher(endpoint: .token, grant: .password),
+                    match: RequestMatcher(endpoint: .token),
                     action: .oauthError(
                         ScriptedOAuthError(code: "invalid_scope", description: "scripted invalid_scope")
                     )
                 )
             ]),
             steps: [
-                .login(.password).outcome(.fails(category: nil, oauthError: "invalid_scope")),
+                Step.signInAsTheClientDoes.outcome(.fails(category: nil, oauthError: "invalid_scope")),
                 .request("GET", "/resource").outcome(.fails(category: .authorizationRequired, oauthError: nil)),
             ],
             expectations: [

@@ -40,7 +40,7 @@ struct ScenarioLoadingTests {
         )
         #expect(
             scenario.steps.map(\.action.text) == [
-                "login password", "advance to expiry(access_token#1) + 10s", "request GET /resource",
+                "sign_in any", "advance to expiry(access_token#1) + 10s", "request GET /resource",
                 "advance to expiry(access_token#2) + 10s", "request GET /resource",
             ]
         )

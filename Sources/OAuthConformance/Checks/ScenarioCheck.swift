@@ -19,6 +19,9 @@ protocol ScenarioCheck: Sendable, Equatable {
     /// The time expressions the check is judged by, which may name what the client declares
     /// (`client.jwks_refetch_interval`). None unless the type says otherwise.
     var timeExpressions: [TimeExpression] { get }
+    /// The requests the check counts or numbers, whose number must hold whichever way the client
+    /// signed in (`sign_in: any`). None unless the type says otherwise.
+    var countedRequests: [RequestFilter] { get }
     /// Whether the run makes the statement true: what was expected, what was observed, and the
     /// requests that show it.
     func judge(in context: JudgingContext) -> Judgement
@@ -28,6 +31,8 @@ extension ScenarioCheck {
     static var companionKeys: [String] { [] }
 
     var timeExpressions: [TimeExpression] { [] }
+
+    var countedRequests: [RequestFilter] { [] }
 
     /// The check judged in `context`, as reports show it.
     func result(in context: JudgingContext) -> CheckResult {

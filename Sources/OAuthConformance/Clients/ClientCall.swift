@@ -55,12 +55,16 @@ public enum ClientCall: Sendable, Equatable {
     case identity
     /// The tokens the client holds now, as it would use them; `nil` when it holds none.
     case storedTokens
+    /// The `tokens` sign-in: the client takes this saved session as its own, as a library takes
+    /// the tokens an application restores from its storage, and keeps using and refreshing it.
+    /// It makes no request to do so.
+    case restoreSession(SavedSession)
 
     /// What a client must declare to be asked this; `nil` for what every client does. The calls
     /// of one scenario operation need the same capability, which is the operation's.
     public var requiredCapability: Capability? {
         switch self {
-        case .login, .request, .storedTokens: nil
+        case .login, .request, .storedTokens, .restoreSession: nil
         case .restart: .restart
         case .authorizationURL, .completeAuthorization: .authorizationCode
         case .signInURL, .completeSignIn, .userinfo, .identity: .openID
@@ -108,6 +112,7 @@ public enum ClientCall: Sendable, Equatable {
         case .startDeviceAuthorization, .pollDeviceAuthorization: "does not implement the device authorization grant"
         case .identity: "does not say who is signed in"
         case .storedTokens: "does not show the tokens it holds"
+        case .restoreSession: "does not take a saved session"
         }
     }
 }

@@ -2,7 +2,11 @@
 public struct ClientProfile: Sendable, Equatable {
     public var name: String
     public var version: String
+    /// What it declares it can do, with what its sign-in methods imply (`SignInMethod.impliedCapability`).
     public var capabilities: Set<Capability>
+    /// How it signs a user in, in order of preference (`sign_in:`): a scenario whose sign-in is
+    /// the client's (`sign_in: any`) takes the first it can use.
+    public var signInMethods: [SignInMethod]
     /// How long before expiry the client refreshes proactively.
     public var refreshWindow: Duration?
     /// What the client makes of a token response without `expires_in`; `nil` when it does not say.
@@ -22,6 +26,7 @@ public struct ClientProfile: Sendable, Equatable {
         name: String,
         version: String,
         capabilities: Set<Capability>,
+        signInMethods: [SignInMethod] = SignInMethod.undeclared,
         refreshWindow: Duration?,
         missingExpiresIn: MissingExpiresInPolicy? = nil,
         idTokenClockSkew: Duration? = nil,
@@ -30,7 +35,8 @@ public struct ClientProfile: Sendable, Equatable {
     ) {
         self.name = name
         self.version = version
-        self.capabilities = capabilities
+        self.capabilities = capabilities.union(signInMethods.compactMap(\.impliedCapability))
+        self.signInMethods = signInMethods
         self.refreshWindow = refreshWindow
         self.missingExpiresIn = missingExpiresIn
         self.idTokenClockSkew = idTokenClockSkew

@@ -10,11 +10,15 @@ enum OperationPlan: Sendable {
     /// RFC 8628: `start` reports what the user is shown, then `poll` until the flow ends, the
     /// virtual clock moved by each wait the client asks for.
     case devicePolling(start: ClientCall, poll: ClientCall)
+    /// The `tokens` sign-in: the provider issues a session, which `restore` hands the client as
+    /// the application's saved tokens.
+    case restoredSession(restore: @Sendable (_ saved: SavedSession) -> ClientCall)
 
     /// The capability the plan's calls need; they all need the same one (`ClientCall.requiredCapability`).
     var requiredCapability: Capability? {
         switch self {
         case .call(let call), .throughBrowser(let call, _), .devicePolling(let call, _): call.requiredCapability
+        case .restoredSession: nil
         }
     }
 }

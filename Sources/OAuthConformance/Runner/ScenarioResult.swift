@@ -10,6 +10,10 @@ public struct ScenarioResult: Sendable {
 
     public var failedChecks: [CheckResult] { checks.filter { !$0.passed } }
 
+    /// How the client signed in where the sign-in was its own (`sign_in: any`); `nil` for a
+    /// scenario that names its sign-in, or one that did not run.
+    public var signInMethod: SignInMethod? { transcript?.steps.lazy.compactMap(\.signedInBy).first }
+
     /// The strictest level among the failed checks: the level the scenario fails at.
     public var failingLevel: Level? { Level.strictest(failedChecks.compactMap(\.level)) }
 

@@ -67,7 +67,19 @@ public struct ScenarioRunner: Sendable {
             )
         }
 
+        let signIn: SignInMethod?
+        switch SignInChoice(for: scenario, declared: factory.profile.signInMethods) {
+        case .notNeeded: signIn = nil
+        case .method(let method): signIn = method
+        case .none(let reason): return result(.skipped(reason: reason))
+        }
+
         var settings = scenario.provider
+        if signIn == .device, settings.deviceAuthorization == DeviceAuthorizationPolicy() {
+            // Nobody is testing the device flow here: the user approves before the first poll, so
+            // the sign-in ends with one token request, as the other methods' do.
+            settings.deviceAuthorization.user = .approvesAtPoll(1)
+        }
         if scenario.usesClientIDTokenClockSkew {
             guard let skew = factory.profile.idTokenClockSkew else {
                 return result(
@@ -138,6 +150,7 @@ public struct ScenarioRunner: Sendable {
             provider: provider,
             environment: environment,
             profile: factory.profile,
+            signIn: signIn,
             stepTimeout: stepTimeout,
             deadline: started + scenarioTimeout,
             scenarioTimeout: scenarioTimeout
@@ -226,6 +239,8 @@ private struct StepExecution {
     let provider: MockProvider
     let environment: ClientEnvironment
     let profile: ClientProfile
+    /// How a `sign_in: any` step signs the client in (`SignInChoice`); `nil` when there is none.
+    let signIn: SignInMethod?
     let stepTimeout: Duration
     /// When the scenario's real time runs out.
     let deadline: ContinuousClock.Instant
@@ -237,6 +252,7 @@ private struct StepExecution {
         provider: MockProvider,
         environment: ClientEnvironment,
         profile: ClientProfile,
+        signIn: SignInMethod?,
         stepTimeout: Duration,
         deadline: ContinuousClock.Instant,
         scenarioTimeout: Duration
@@ -245,6 +261,7 @@ private struct StepExecution {
         self.provider = provider
         self.environment = environment
         self.profile = profile
+        self.signIn = signIn
         self.stepTimeout = stepTimeout
         self.deadline = deadline
         self.scenarioTimeout = scenarioTimeout
@@ -272,10 +289,17 @@ private struct StepExecution {
                         startedAt: startedAt,
                         result: result,
                         journalSequences: sequences,
-                        identity: identity
+                        identity: identity,
+                        signedInBy: step.action.signsInTheClientsWay ? signIn : nil
                     )
                 )
                 if let reason = Self.unsupportedOperation(step, result, judgesEveryStep: judgesEveryStep) {
+                    // A way of signing in the profile declares is a promise, not a capability to probe.
+                    if step.action.signsInTheClientsWay, let signIn {
+                        return .fault(
+                            "\(label): the profile declares sign_in \(signIn.rawValue), and the client answered unsupported"
+                        )
+                    }
                     return .unsupported("\(label): \(reason)")
                 }
             case .failure(let problem):
@@ -308,6 +332,8 @@ private struct StepExecution {
         let lacking: String
         if case .login(let grant) = operation {
             lacking = "the \(grant.rawValue) grant"
+        } else if operation == .signInAsTheClientDoes {
+            lacking = "its own sign-in"
         } else {
             guard judgesEveryStep || step.expectedOutcome != nil else { return nil }
             lacking = operation.text
@@ -397,7 +423,8 @@ private struct StepExecution {
 
     /// The calls that carry the operation out, a request sent to the origin its path belongs to.
     private func plan(_ operation: ClientOperation) -> OperationPlan {
-        operation.plan(resourceURL: environment.endpoints.resourceURL)
+        // `SignInChoice` chose a method before the run whenever a step needs one.
+        operation.plan(resourceURL: environment.endpoints.resourceURL, signIn: signIn ?? .password)
     }
 
     /// The plan as one run of the operation, from its first call to its outcome.
@@ -413,7 +440,27 @@ private struct StepExecution {
             let clock = provider.clock
             let journal = provider.journal
             return { await Self.deviceSignIn(client, start: start, poll: poll, clock: clock, journal: journal) }
+        case .restoredSession(let restore):
+            let provider = self.provider
+            return {
+                let call = restore(Self.savedSession(issuedBy: provider))
+                return await client.perform(call).outcome(answering: call)
+            }
         }
+    }
+
+    /// A session the provider issues now, as the application would have saved it after an
+    /// earlier sign-in: its tokens, their type, and the access token's expiry on the clock the
+    /// client reads.
+    private static func savedSession(issuedBy provider: MockProvider) -> SavedSession {
+        let issued = provider.issueSavedSession()
+        return SavedSession(
+            accessToken: issued.access.value,
+            tokenType: issued.access.boundKey == nil ? "Bearer" : "DPoP",
+            refreshToken: issued.refresh?.value,
+            expiresAt: issued.access.expiresAt.map { provider.clock.origin.addingTimeInterval($0.seconds) },
+            scope: nil
+        )
     }
 
     /// Bounds on a device authorization's polling, which the client paces: past them the step

@@ -52,6 +52,8 @@ public struct StepRecord: Sendable {
     public var journalSequences: ClosedRange<Int>?
     /// Who the client held as signed in after the step, for a client that declares `openid`.
     public var identity: SignedInIdentity?
+    /// For a sign-in that is the client's (`sign_in: any`), the method it signed in by.
+    public var signedInBy: SignInMethod?
 
     public init(
         number: Int,
@@ -59,8 +61,10 @@ public struct StepRecord: Sendable {
         startedAt: Duration,
         result: StepResult,
         journalSequences: ClosedRange<Int>?,
-        identity: SignedInIdentity? = nil
+        identity: SignedInIdentity? = nil,
+        signedInBy: SignInMethod? = nil
     ) {
+        self.signedInBy = signedInBy
         self.number = number
         self.step = step
         self.startedAt = startedAt

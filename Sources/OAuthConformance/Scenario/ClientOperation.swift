@@ -22,6 +22,13 @@ public enum ClientOperation: Sendable, Equatable {
     /// The device authorization grant (RFC 8628): start, then poll until the flow ends; the
     /// harness moves the virtual clock by each wait the client asks for.
     case deviceSignIn
+    /// A user's sign-in the client's own way (`sign_in: any`), for a scenario that tests what comes
+    /// after it: the first method of the profile's `sign_in` list the scenario can use
+    /// (`SignInChoice`). Every instant and count of such a scenario holds whichever method it was.
+    case signInAsTheClientDoes
+    /// The `tokens` sign-in: the harness has the provider issue a session and hands the client the
+    /// saved tokens, as an application restores a session from its own storage.
+    case restoreSession
 
     public var text: String {
         switch self {
@@ -33,12 +40,17 @@ public enum ClientOperation: Sendable, Equatable {
         case .userinfo: "userinfo"
         case .exchange: "exchange"
         case .deviceSignIn: "device_sign_in"
+        case .signInAsTheClientDoes: "sign_in any"
+        case .restoreSession: "sign_in tokens"
         }
     }
 
-    /// The calls that carry the operation out, with a `request`'s path made a URL by `resourceURL`.
-    func plan(resourceURL: (_ path: String) -> String) -> OperationPlan {
+    /// The calls that carry the operation out, with a `request`'s path made a URL by `resourceURL`,
+    /// and a sign-in that is the client's carried out by `signIn`.
+    func plan(resourceURL: (_ path: String) -> String, signIn: SignInMethod) -> OperationPlan {
         switch self {
+        case .signInAsTheClientDoes: signIn.operation.plan(resourceURL: resourceURL, signIn: signIn)
+        case .restoreSession: .restoredSession(restore: ClientCall.restoreSession)
         case .login(let grant): .call(.login(grant))
         case .request(let method, let path): .call(.request(method: method, url: resourceURL(path)))
         case .restart: .call(.restart)
@@ -51,7 +63,8 @@ public enum ClientOperation: Sendable, Equatable {
     }
 
     /// What the client must be able to do: what the calls of its plan need, wherever a request goes.
+    /// A sign-in that is the client's needs none: the method is chosen among those it declares.
     public var requiredCapability: Capability? {
-        plan(resourceURL: { $0 }).requiredCapability
+        self == .signInAsTheClientDoes ? nil : plan(resourceURL: { $0 }, signIn: .password).requiredCapability
     }
 }

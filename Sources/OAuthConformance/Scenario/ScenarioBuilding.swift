@@ -13,6 +13,9 @@ extension Step {
 
     public static let authorize = Step(.client(.authorize))
 
+    /// `sign_in: any`: the user signs in the client's own way.
+    public static let signInAsTheClientDoes = Step(.client(.signInAsTheClientDoes))
+
     public static let restart = Step(.client(.restart))
 
     public static func revoke(_ target: RevocationTarget) -> Step { Step(.revoke(target)) }

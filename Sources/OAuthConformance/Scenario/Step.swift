@@ -52,6 +52,9 @@ public enum StepAction: Sendable, Equatable {
         }
     }
 
+    /// Whether the step signs in the client's own way (`sign_in: any`).
+    public var signsInTheClientsWay: Bool { self == .client(.signInAsTheClientDoes) }
+
     /// What a client must be able to do for the step to be carried out.
     public var requiredCapabilities: [Capability] {
         switch self {
@@ -90,6 +93,12 @@ public enum ExpectedOutcome: Sendable, Equatable, CustomStringConvertible {
     /// category that is a refusal (`ErrorCategory.isRefusal`): a crash or an unsupported
     /// operation is not one.
     case fails(category: ErrorCategory?, oauthError: String?)
+
+    /// Whether the step must end in an error.
+    public var isFailure: Bool {
+        if case .fails = self { return true }
+        return false
+    }
 
     /// "success", or e.g. "an error of category oauth_error with error code invalid_scope".
     public var description: String {

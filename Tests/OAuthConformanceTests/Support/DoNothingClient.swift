@@ -17,7 +17,8 @@ struct DoNothingClientFactory: ClientFactory {
 struct DoNothingClient: ClientUnderTest {
     func perform(_ call: ClientCall) async -> ClientAnswer {
         switch call {
-        case .login, .request, .completeAuthorization, .completeSignIn, .userinfo, .exchangeSignIn, .restart:
+        case .login, .request, .completeAuthorization, .completeSignIn, .userinfo, .exchangeSignIn, .restart,
+            .restoreSession:
             .outcome(.success(status: 200, body: "{}"))
         case .authorizationURL, .signInURL:
             .browserURL("http://127.0.0.1:1/nowhere")

@@ -10,10 +10,15 @@ struct CountCheck: ScenarioCheck {
         guard let count = source.mapping(allowedKeys: RequestFilter.keys + CountBound.keys),
             let bound = CountBound.decode(count, in: source)
         else { return nil }
-        return RequestFilter.decode(count, in: source).map { CountCheck(filter: $0, bound: bound) }
+        guard let filter = RequestFilter.decode(count, in: source), source.holdsForEverySignIn(filter) else {
+            return nil
+        }
+        return CountCheck(filter: filter, bound: bound)
     }
 
     var kind: String { "count" }
+
+    var countedRequests: [RequestFilter] { [filter] }
 
     var statement: String { "number of \(filter) is \(bound)" }
 

@@ -15,12 +15,14 @@ struct FirstArrivalCheck: ScenarioCheck {
             let within = reader.mapping(withinNode, "within", allowedKeys: ["from", "before"]),
             let from = within.required("from").flatMap({ reader.timeExpression($0, "within.from") }),
             let before = within.required("before").flatMap({ reader.timeExpression($0, "within.before") }),
-            let filter = RequestFilter.decode(first, in: source)
+            let filter = RequestFilter.decode(first, in: source), source.holdsForEverySignIn(filter)
         else { return nil }
         return FirstArrivalCheck(filter: filter, from: from, before: before)
     }
 
     var kind: String { "timing" }
+
+    var countedRequests: [RequestFilter] { [filter] }
 
     var statement: String { "the first \(filter.described(plural: false)) arrives in [\(from), \(before))" }
 

@@ -25,6 +25,7 @@ struct OrderCheck: ScenarioCheck {
         }
         guard filters.allSatisfy({ $0 != nil }) else { return nil }
         let decoded = filters.compactMap { $0 }
+        guard decoded.allSatisfy(source.holdsForEverySignIn) else { return nil }
         for (index, filter) in decoded.enumerated() where decoded[..<index].contains(filter) {
             // Both would pick the same first request, which cannot come before itself.
             reader.error(
@@ -37,6 +38,8 @@ struct OrderCheck: ScenarioCheck {
     }
 
     var kind: String { "order" }
+
+    var countedRequests: [RequestFilter] { filters }
 
     var statement: String {
         "in this order: " + filters.map { "the first \($0.described(plural: false))" }.joined(separator: ", then ")

@@ -27,7 +27,7 @@ struct RequestCheck: ScenarioCheck {
             let call = request.required("call", hint: " (which matching request, from 1)").flatMap({
                 reader.int($0, "call", in: 1...1_000_000)
             }),
-            let filter = RequestFilter.decode(request, in: source)
+            let filter = RequestFilter.decode(request, in: source), source.holdsForEverySignIn(filter)
         else { return nil }
         if let parametersNode = source.item["parameters"] {
             if let carries = source.item.entries["carries"] {
@@ -50,6 +50,8 @@ struct RequestCheck: ScenarioCheck {
         else { return nil }
         return RequestCheck(filter: filter, call: call, demand: .carries(token))
     }
+
+    var countedRequests: [RequestFilter] { [filter] }
 
     var kind: String {
         switch demand {

@@ -15,7 +15,7 @@ struct SpacingCheck: ScenarioCheck {
             let gap = spacing.required("at_least", hint: " (e.g. at_least: 5s)").flatMap({
                 reader.timeExpression($0, "spacing.at_least")
             }),
-            let filter = RequestFilter.decode(spacing, in: source)
+            let filter = RequestFilter.decode(spacing, in: source), source.holdsForEverySignIn(filter)
         else { return nil }
         let fromCall = spacing["from_call"].map { reader.int($0, "from_call", in: 1...1_000_000) } ?? 1
         guard let fromCall else { return nil }
@@ -23,6 +23,8 @@ struct SpacingCheck: ScenarioCheck {
     }
 
     var kind: String { "spacing" }
+
+    var countedRequests: [RequestFilter] { [filter] }
 
     var statement: String { "\(filter) from no. \(fromCall) on arrive at least \(atLeast) apart" }
 

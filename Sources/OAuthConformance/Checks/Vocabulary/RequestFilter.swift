@@ -56,6 +56,33 @@ public struct RequestFilter: Sendable, Equatable, CustomStringConvertible {
             } ?? true)
     }
 
+    /// Why the number of requests the filter takes would depend on how the client signed in, when
+    /// the sign-in is the client's (`sign_in: any` at the steps `signInSteps`), or `nil` when it does
+    /// not. The methods' requests differ on every endpoint but the token endpoint, where each makes
+    /// one (the one that ends it), but saved tokens none, which then do not take the scenario
+    /// (`takesTheSignInsTokenRequest`). So a count or a numbered request must leave the sign-in out
+    /// (by its endpoint, grant, origin or steps) everywhere else, and name no grant only some
+    /// clients sign in with.
+    func signInDependence(signInSteps: [Int]) -> String? {
+        guard let signInStep = signInSteps.first(where: { steps?.contains($0) ?? true }) else { return nil }
+        if origin == .otherOrigin { return nil }
+        if let grant {
+            guard SignInMethod.allCases.contains(where: { $0.grant == grant }) else { return nil }
+            return
+                "names the \(grant.scenarioName) grant, which only some clients sign in with; step \(signInStep) (sign_in: any) signs in the client's own way"
+        }
+        if let endpoint, !SignInMethod.endpointsOfSomeSignIn.contains(endpoint) { return nil }
+        return
+            "takes the requests step \(signInStep) (sign_in: any) makes \(endpoint.map { "at the \($0.rawValue) endpoint" } ?? "anywhere"), whose number depends on how the client signs in; name an endpoint the sign-in does not call (resource, token) or leave the sign-in out (from_step: \(signInStep + 1))"
+    }
+
+    /// Whether the filter may take the token request that ends a sign-in that is the client's
+    /// (`sign_in: any` at the steps `signInSteps`): saved tokens make none.
+    func takesTheSignInsTokenRequest(signInSteps: [Int]) -> Bool {
+        signInSteps.contains { steps?.contains($0) ?? true } && (endpoint == nil || endpoint == .token)
+            && grant.map { grant in SignInMethod.allCases.contains { $0.grant == grant } } ?? true
+    }
+
     /// e.g. "token requests (grant refresh_token)".
     public var description: String { described(plural: true) }
 

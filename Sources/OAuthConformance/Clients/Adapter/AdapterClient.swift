@@ -138,6 +138,7 @@ public final class AdapterClientFactory: ClientFactory {
             name: adapterProfile.name ?? identity?.name ?? "adapter",
             version: identity?.version ?? "unknown",
             capabilities: adapterProfile.effectiveCapabilities,
+            signInMethods: adapterProfile.signInMethods,
             refreshWindow: adapterProfile.refreshWindow,
             missingExpiresIn: adapterProfile.missingExpiresIn,
             idTokenClockSkew: adapterProfile.idTokenClockSkew,

@@ -18,6 +18,7 @@ package enum AdapterOp: String, Sendable, CaseIterable, CustomStringConvertible 
     case devicePoll = "device_poll"
     case identity
     case tokens
+    case restoreTokens = "restore_tokens"
     case restart
     /// Several `login`, `request` or `restart` operations at once.
     case concurrently

@@ -49,6 +49,8 @@ public struct AdapterProfile: Sendable, Equatable {
     /// What the client can do, as the profile declares it. Each must also be in the adapter's
     /// `hello`, except `virtual_clock`, which libfaketime supplies when `fakeTimeLibrary` is set.
     public var capabilities: Set<Capability>
+    /// `sign_in:`: how the client signs a user in, in order of preference.
+    public var signInMethods: [SignInMethod]
     public var refreshWindow: Duration?
     public var missingExpiresIn: MissingExpiresInPolicy?
     /// `policies.id_token_clock_skew`: the leeway the client allows on an ID token's `exp` and `iat`.
@@ -86,6 +88,7 @@ public struct AdapterProfile: Sendable, Equatable {
         fakeTimeLibrary: String? = nil,
         install: String? = nil,
         capabilities: Set<Capability>,
+        signInMethods: [SignInMethod] = SignInMethod.undeclared,
         refreshWindow: Duration? = nil,
         missingExpiresIn: MissingExpiresInPolicy? = nil,
         idTokenClockSkew: Duration? = nil,
@@ -100,7 +103,8 @@ public struct AdapterProfile: Sendable, Equatable {
         self.environment = environment
         self.fakeTimeLibrary = fakeTimeLibrary
         self.install = install
-        self.capabilities = capabilities
+        self.capabilities = capabilities.union(signInMethods.compactMap(\.impliedCapability))
+        self.signInMethods = signInMethods
         self.refreshWindow = refreshWindow
         self.missingExpiresIn = missingExpiresIn
         self.idTokenClockSkew = idTokenClockSkew

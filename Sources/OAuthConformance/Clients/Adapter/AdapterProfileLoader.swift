@@ -6,7 +6,7 @@ import Yams
 public enum AdapterProfileLoader {
     public static let formatVersion = 1
     static let topLevelKeys = [
-        "profile", "name", "adapter", "capabilities", "policies", "timeouts", "expected_failures",
+        "profile", "name", "adapter", "sign_in", "capabilities", "policies", "timeouts", "expected_failures",
     ]
     static let adapterKeys = ["command", "directory", "environment", "faketime", "faketime_library", "install"]
     static let policyKeys = [
@@ -86,8 +86,11 @@ private struct ProfileDecoder {
         let name = top["name"].flatMap { reader.string($0, "name") }
         let adapter = top.required("adapter", hint: " (how to start the client's adapter: adapter: { command: … })")
             .flatMap(adapterSection)
+        let signInMethods = top["sign_in"].map(signInMethodList)
         let capabilities = top.required("capabilities", hint: " (what the client can do; [] for none)").map {
-            Set(reader.capabilities($0, "capabilities"))
+            Set(reader.capabilities($0, "capabilities")).union(
+                (signInMethods ?? nil)?.compactMap(\.impliedCapability) ?? []
+            )
         }
         let policies = top["policies"].flatMap {
             reader.mapping($0, "policies", allowedKeys: AdapterProfileLoader.policyKeys)
@@ -140,7 +143,7 @@ private struct ProfileDecoder {
                 at: node
             )
         }
-        guard let adapter, let capabilities else { return nil }
+        guard let adapter, let capabilities, signInMethods != .some(nil) else { return nil }
         return AdapterProfile(
             file: file,
             name: name,
@@ -151,6 +154,7 @@ private struct ProfileDecoder {
             install: adapter.install,
             capabilities: capabilities.union(signature == .checked ? [.idTokenSignature] : [])
                 .union(downgrade.map { [$0.capability] } ?? []),
+            signInMethods: (signInMethods ?? nil) ?? SignInMethod.undeclared,
             refreshWindow: refreshWindow,
             missingExpiresIn: missingExpiresIn,
             idTokenClockSkew: clockSkew,
@@ -158,6 +162,29 @@ private struct ProfileDecoder {
             expectedFailures: expectedFailures,
             timeouts: timeouts
         )
+    }
+
+    /// `sign_in: [authorization_code, tokens]`: how the client signs a user in, most preferred
+    /// first, each once; nil after reporting a problem.
+    private func signInMethodList(_ node: Node) -> [SignInMethod]? {
+        let items: [Node] = if case .scalar = node { [node] } else { reader.sequence(node, "sign_in") ?? [] }
+        guard !items.isEmpty else {
+            reader.error(
+                "sign_in lists how the client signs a user in, most preferred first (\(YAMLReader.list(SignInMethod.allCases.map(\.rawValue)))); leave it out for password",
+                at: node
+            )
+            return nil
+        }
+        var methods: [SignInMethod] = []
+        for item in items {
+            guard let method = reader.enumeration(item, "sign-in method", as: SignInMethod.self) else { return nil }
+            guard !methods.contains(method) else {
+                reader.error("sign_in lists \(method.rawValue) twice", at: item)
+                return nil
+            }
+            methods.append(method)
+        }
+        return methods
     }
 
     private struct AdapterSection {

@@ -59,7 +59,8 @@ extension AdapterReply {
     func answer(to call: ClientCall) -> Result<ClientAnswer, AdapterFault> {
         let op = call.op.rawValue
         switch call {
-        case .login, .request, .restart, .completeAuthorization, .completeSignIn, .userinfo, .exchangeSignIn:
+        case .login, .request, .restart, .completeAuthorization, .completeSignIn, .userinfo, .exchangeSignIn,
+            .restoreSession:
             return outcome(of: op).map(ClientAnswer.outcome)
         case .authorizationURL, .signInURL:
             return succeeded ? browserURL(of: op) : failure(of: op).map(call.failed)

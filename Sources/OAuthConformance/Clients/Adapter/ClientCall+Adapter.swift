@@ -1,3 +1,4 @@
+import Foundation
 import MockProvider
 
 /// A call as the adapter protocol carries it: its `op` and the fields beside it. The harness
@@ -18,6 +19,7 @@ extension ClientCall {
         case .pollDeviceAuthorization: .devicePoll
         case .identity: .identity
         case .storedTokens: .tokens
+        case .restoreSession: .restoreTokens
         }
     }
 
@@ -29,6 +31,14 @@ extension ClientCall {
             ["method": .string(method), "url": .string(url), "headers": .object([:]), "body": .null]
         case .completeAuthorization(let redirectURL), .completeSignIn(let redirectURL):
             ["redirect_url": .string(redirectURL)]
+        case .restoreSession(let saved):
+            [
+                "access_token": .string(saved.accessToken),
+                "token_type": .string(saved.tokenType),
+                "refresh_token": saved.refreshToken.map(JSONValue.string) ?? .null,
+                "expires_at": saved.expiresAt.map { .number(AdapterRequest.unixSeconds($0)) } ?? .null,
+                "scope": saved.scope.map(JSONValue.string) ?? .null,
+            ]
         case .restart, .authorizationURL, .signInURL, .userinfo, .exchangeSignIn, .startDeviceAuthorization,
             .pollDeviceAuthorization, .identity, .storedTokens:
             [:]
@@ -66,6 +76,23 @@ extension ClientCall {
         case .devicePoll: self = .pollDeviceAuthorization
         case .identity: self = .identity
         case .tokens: self = .storedTokens
+        case .restoreTokens:
+            guard let accessToken = text("access_token"), let tokenType = text("token_type") else { return nil }
+            let expiresAt: Date? =
+                switch message["expires_at"] {
+                case .integer(let seconds)?: Date(timeIntervalSince1970: Double(seconds))
+                case .number(let seconds)? where seconds.isFinite: Date(timeIntervalSince1970: seconds)
+                default: nil
+                }
+            self = .restoreSession(
+                SavedSession(
+                    accessToken: accessToken,
+                    tokenType: tokenType,
+                    refreshToken: text("refresh_token"),
+                    expiresAt: expiresAt,
+                    scope: text("scope")
+                )
+            )
         case .hello, .reset, .concurrently, .advance, .end, .shutdown: return nil
         }
     }

@@ -106,6 +106,7 @@ public actor ReferenceClient: ClientUnderTest {
         case .pollDeviceAuthorization: await pollDeviceAuthorization()
         case .identity: .identity(await identity())
         case .storedTokens: .storedTokens(await storedTokens())
+        case .restoreSession(let saved): .outcome(restoreSession(saved))
         }
     }
 
@@ -199,6 +200,21 @@ public actor ReferenceClient: ClientUnderTest {
 
     func storedTokens() async -> StoredTokens? {
         tokens.map { StoredTokens(accessToken: $0.accessToken, refreshToken: $0.refreshToken, expiresAt: $0.expiresAt) }
+    }
+
+    /// The `tokens` sign-in: the saved session becomes the client's own, persisted as if it had
+    /// obtained it, with no grant to repeat.
+    func restoreSession(_ saved: SavedSession) -> ClientOutcome {
+        let restored = TokenSet(
+            accessToken: saved.accessToken,
+            expiresAt: saved.expiresAt,
+            refreshToken: saved.refreshToken,
+            receivedAt: now(),
+            dpopBound: saved.tokenType.caseInsensitiveCompare("DPoP") == .orderedSame
+        )
+        replaceTokens(with: restored, persisting: true)
+        loginGrant = nil
+        return .success(status: 200, body: "took the saved session")
     }
 
     /// Every change of tokens goes through here, so memory and the store agree unless a defect

@@ -13,6 +13,16 @@ struct CheckSource {
     let reader: YAMLReader
     /// How many steps the scenario has, which `from_step` and `during_step` may name; unchecked when nil.
     let stepCount: Int?
+    /// The numbers of the steps that sign in the client's own way (`sign_in: any`).
+    var signInSteps: [Int] = []
+
+    /// Whether the number of requests `filter` takes holds whichever way the client signs in;
+    /// otherwise the problem is reported at the check. Checks that count or number requests ask.
+    func holdsForEverySignIn(_ filter: RequestFilter) -> Bool {
+        guard let problem = filter.signInDependence(signInSteps: signInSteps) else { return true }
+        reader.error("'\(key)' \(problem)", at: body)
+        return false
+    }
 
     /// The value as a mapping with these keys: `count: { endpoint: token, exactly: 1 }`.
     func mapping(allowedKeys: [String]) -> CheckedMapping? {

@@ -6,6 +6,8 @@ struct ExpectationDecoder {
     let reader: YAMLReader
     /// How many steps the scenario has, which `from_step` may name; unchecked when nil.
     var stepCount: Int? = nil
+    /// The numbers of the steps that sign in the client's own way (`sign_in: any`).
+    var signInSteps: [Int] = []
 
     /// The keys beside any check that say how it is judged: its own `level`, and the capabilities
     /// a client must declare for it to be judged (`requires`).
@@ -72,7 +74,14 @@ struct ExpectationDecoder {
                 }
             }
         }
-        let source = CheckSource(key: key, body: body, item: item, reader: reader, stepCount: stepCount)
+        let source = CheckSource(
+            key: key,
+            body: body,
+            item: item,
+            reader: reader,
+            stepCount: stepCount,
+            signInSteps: signInSteps
+        )
         return check.decode(source).map(Expectation.init)
     }
 }

@@ -12,6 +12,8 @@ struct ProviderDecoder {
     static let tokenKeys = ["access_lifetime", "refresh_lifetime", "rotate_refresh_tokens", "revoke_all_at"]
 
     let reader: YAMLReader
+    /// The numbers of the steps that sign in the client's own way (`sign_in: any`).
+    var signInSteps: [Int] = []
 
     func decode(_ node: Node) -> ProviderSettings? {
         guard let provider = reader.mapping(node, "provider", allowedKeys: Self.keys) else { return nil }
@@ -93,7 +95,7 @@ struct ProviderDecoder {
             settings.redirectURIs = reader.scalarList(uris, "redirect_uris")
         }
         if let rulesNode = provider["rules"] {
-            let decoder = RuleDecoder(reader: reader)
+            let decoder = RuleDecoder(reader: reader, signInSteps: signInSteps)
             settings.rules = (reader.sequence(rulesNode, "provider.rules") ?? []).compactMap(decoder.decode)
         }
         if settings.dpop == nil, settings.rules.contains(where: { Self.renewsDPoPNonce($0.action) }),

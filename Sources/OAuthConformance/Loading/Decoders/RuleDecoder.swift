@@ -8,6 +8,8 @@ struct RuleDecoder {
     static let deliveries = ["delay", "jitter", "transport"]
 
     let reader: YAMLReader
+    /// The numbers of the steps that sign in the client's own way (`sign_in: any`).
+    var signInSteps: [Int] = []
 
     func decode(_ node: Node) -> ProviderRule? {
         let actionKeys = RuleActionRegistry.keys
@@ -125,7 +127,30 @@ struct RuleDecoder {
         if let during = when["during"] {
             matcher.during = window(during)
         }
+        if let signInStep = signInSteps.first, let problem = Self.signInDependence(of: matcher, signInStep: signInStep)
+        {
+            reader.error("when \(problem)", at: node)
+            return nil
+        }
         return matcher
+    }
+
+    /// Why the requests a rule takes would depend on how the client signs in, when the sign-in is
+    /// the client's (`sign_in: any` at step `signInStep`): a rule may answer every request of an
+    /// endpoint, the sign-in's among them, and number token requests (every method ends with one,
+    /// but saved tokens, which then do not take the scenario), but not number the requests of an
+    /// endpoint some methods call and others do not, nor name a grant only some clients use.
+    static func signInDependence(of matcher: RequestMatcher, signInStep: Int) -> String? {
+        if let grant = matcher.grant {
+            guard SignInMethod.allCases.contains(where: { $0.grant == grant }) else { return nil }
+            return
+                "names the \(grant.scenarioName) grant, which only some clients sign in with; step \(signInStep) (sign_in: any) signs in the client's own way"
+        }
+        guard matcher.calls != .every, matcher.endpoint.map(SignInMethod.endpointsOfSomeSignIn.contains) ?? true else {
+            return nil
+        }
+        return
+            "numbers the requests \(matcher.endpoint.map { "of the \($0.rawValue) endpoint" } ?? "of every endpoint"), among which are those of step \(signInStep) (sign_in: any), whose number depends on how the client signs in"
     }
 
     /// `calls: 2..4`: the second to the fourth matching call.

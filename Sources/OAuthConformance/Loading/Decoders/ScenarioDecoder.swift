@@ -26,9 +26,12 @@ struct ScenarioDecoder {
         let oidf = top["oidf"].map { reader.scalarList($0, "oidf") } ?? []
         let tags = top["tags"].map(tagList) ?? []
         let requires = top["requires"].map { reader.capabilities($0, "requires") } ?? []
-        let provider = top["provider"].map { ProviderDecoder(reader: reader).decode($0) } ?? ProviderSettings()
         let steps = top.required("steps").flatMap { StepDecoder(reader: reader).decode($0) }
-        let expectationDecoder = ExpectationDecoder(reader: reader, stepCount: steps?.count)
+        let signInSteps = (steps ?? []).indices.filter { steps![$0].action.signsInTheClientsWay }.map { $0 + 1 }
+        let provider =
+            top["provider"].map { ProviderDecoder(reader: reader, signInSteps: signInSteps).decode($0) }
+            ?? ProviderSettings()
+        let expectationDecoder = ExpectationDecoder(reader: reader, stepCount: steps?.count, signInSteps: signInSteps)
         let expect = top.required("expect", hint: " (what a conforming client must have done)").flatMap {
             expectationDecoder.decode($0)
         }

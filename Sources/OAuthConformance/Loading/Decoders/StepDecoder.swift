@@ -35,7 +35,7 @@ struct StepDecoder {
             case "login", "request": clientOperation(actionKey, actionNode).map(StepAction.client)
             case "authorize": bare(actionNode, "authorize").map { .client(.authorize) }
             case "restart": bare(actionNode, "restart").map { .client(.restart) }
-            case "sign_in": bare(actionNode, "sign_in").map { .client(.signIn) }
+            case "sign_in": signIn(actionNode).map(StepAction.client)
             case "userinfo": bare(actionNode, "userinfo").map { .client(.userinfo) }
             case "exchange": bare(actionNode, "exchange").map { .client(.exchange) }
             case "device_sign_in": bare(actionNode, "device_sign_in").map { .client(.deviceSignIn) }
@@ -62,6 +62,27 @@ struct StepDecoder {
             return reader.grant(node, "login grant", among: GrantType.loginGrants).map(ClientOperation.login)
         }
         return resourceRequest(node)
+    }
+
+    /// `sign_in: any`, the client's own way (the first method of its profile's `sign_in` the
+    /// scenario can use), or `sign_in: openid`; with no value, OpenID Connect sign-in, as before
+    /// the sign-in was the client's.
+    private func signIn(_ node: Node) -> ClientOperation? {
+        if case .scalar(let scalar) = node, scalar.string.isEmpty || scalar.string == "~" || scalar.string == "null" {
+            return .signIn
+        }
+        if case .mapping(let mapping) = node, mapping.isEmpty { return .signIn }
+        switch reader.string(node, "sign_in") {
+        case "any"?: return .signInAsTheClientDoes
+        case "openid"?: return .signIn
+        case let other?:
+            reader.error(
+                "sign_in is 'any' (the client's own way, as its profile declares) or 'openid', not '\(other)'; a particular grant is 'login: password', 'authorize:' or 'device_sign_in:'",
+                at: node
+            )
+            return nil
+        case nil: return nil
+        }
     }
 
     /// `- authorize:` or `- restart:`: a step that takes no value (YAML null, or `{}`).

@@ -69,6 +69,7 @@ extension ScenarioRecord {
             title: scenario.title,
             area: scenario.area.rawValue,
             family: scenario.family?.id,
+            signIn: result.signInMethod?.rawValue,
             level: scenario.level.rawValue,
             spec: scenario.spec,
             file: scenario.file,

@@ -112,6 +112,9 @@ public struct ScenarioRecord: Codable, Sendable, Equatable {
     public var area: String
     /// The behaviour family the scenario names (`proactive-refresh`); absent when it names none.
     public var family: String?
+    /// How the client signed in where the sign-in was its own (`sign_in: any`), e.g.
+    /// `authorization_code`; absent for a scenario that names its sign-in, or one that did not run.
+    public var signIn: String?
     public var level: String
     public var spec: [String]
     public var file: String?
@@ -131,6 +134,7 @@ public struct ScenarioRecord: Codable, Sendable, Equatable {
         title: String,
         area: String,
         family: String? = nil,
+        signIn: String? = nil,
         level: String,
         spec: [String],
         file: String? = nil,
@@ -145,6 +149,7 @@ public struct ScenarioRecord: Codable, Sendable, Equatable {
         self.title = title
         self.area = area
         self.family = family
+        self.signIn = signIn
         self.level = level
         self.spec = spec
         self.file = file
@@ -165,6 +170,9 @@ public struct ScenarioRecord: Codable, Sendable, Equatable {
     /// error in every report. Each failed check names its level.
     public var explanation: String {
         var lines = [title, "level: \(level); spec: \(spec.joined(separator: ", "))"]
+        if let signIn {
+            lines.append("signed in by: \(signIn) (sign_in: any, the first way the client declares that fits)")
+        }
         if verdict == .error, let reason { lines.append("error: \(reason)") }
         if verdict == .inconclusive, let reason { lines.append("inconclusive: \(reason)") }
         if let failingLevel {

@@ -18,7 +18,7 @@ public enum TimelineText {
         )
         for record in transcript.steps {
             lines.append(
-                "t=\(instant(record.startedAt))  step \(record.number): \(record.step.action.text) → \(describe(record.result))"
+                "t=\(instant(record.startedAt))  step \(record.number): \(record.step.action.text)\(record.signedInBy.map { " (by \($0.rawValue))" } ?? "") → \(describe(record.result))"
                     + (record.identity.map { "; signed in: \($0)" } ?? "")
             )
             for sequence in record.journalSequences.map(Array.init) ?? [] {

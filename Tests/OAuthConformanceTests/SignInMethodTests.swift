@@ -1,0 +1,140 @@
+import MockProvider
+import Testing
+
+@testable import OAuthConformance
+
+/// The sign-in is the client's: a scenario about what comes after it (`sign_in: any`) judges a
+/// client whichever way it signs in, and holds for every way, so a conforming client passes it
+/// with each of them.
+@Suite("The sign-in is the client's")
+struct SignInMethodTests {
+    /// The areas whose scenarios are about what comes after a sign-in.
+    static let areasAfterSignIn: Set<Area> = [.refresh, .retry, .errors, .concurrency]
+
+    static let builtInSuite: [Scenario] = {
+        let loaded = ScenarioLoader.load(paths: [PackageFiles.scenarios.path])
+        return loaded.scenarios
+    }()
+
+    /// The scenarios of those areas that do not test a grant themselves: every one that signs in
+    /// the client's own way. Those that name a grant (the client credentials grant's own
+    /// scenarios) are about that grant, and so are those whose sign-in must fail (an error
+    /// answer to the sign-in's token request).
+    static var scenariosAfterSignIn: [Scenario] {
+        builtInSuite.filter { scenario in
+            areasAfterSignIn.contains(scenario.area)
+                && !scenario.steps.contains { step in
+                    switch step.action {
+                    case .client(let operation), .concurrently(_, let operation):
+                        operation.namesItsSignIn
+                            || (operation == .signInAsTheClientDoes && step.expectedOutcome?.isFailure == true)
+                    default: false
+                    }
+                }
+        }
+    }
+
+    /// The reference client declaring one method alone.
+    static func referenceClient(signingInBy method: SignInMethod) -> ReferenceClientFactory {
+        var factory = ReferenceClientFactory()
+        factory.profile.signInMethods = [method]
+        return factory
+    }
+
+    @Test(
+        "the reference client, signing in one way alone, is judged on at least 80% of the refresh, retry, errors and concurrency scenarios that test no grant, and passes every one",
+        arguments: [SignInMethod.authorizationCode, .openID, .device]
+    )
+    func judgedWhicheverWayItSignsIn(method: SignInMethod) async {
+        let scenarios = Self.scenariosAfterSignIn
+        #expect(scenarios.count >= 60, "the areas hold \(scenarios.count) such scenarios")
+        let run = await SuiteRunner(jobs: 2).run(scenarios, with: Self.referenceClient(signingInBy: method))
+        let judged = run.results.filter { $0.verdict == .passed || $0.verdict == .failed }
+        #expect(
+            judged.count * 100 >= scenarios.count * 80,
+            "judged on \(judged.count) of \(scenarios.count); skipped: \(run.results.filter { if case .skipped = $0.verdict { true } else { false } }.map { "\($0.scenario.id): \($0.verdict)" })"
+        )
+        for result in run.results where result.verdict != .passed {
+            if case .skipped = result.verdict { continue }
+            Issue.record(
+                "\(result.scenario.id) signing in by \(method.rawValue): \(result.verdict) \(result.failedChecks.map(\.statement))"
+            )
+        }
+        for result in judged {
+            #expect(
+                result.signInMethod == method,
+                "\(result.scenario.id) says it signed in by \(String(describing: result.signInMethod))"
+            )
+        }
+    }
+
+    /// Saved tokens come with no token response: a scenario whose rules script the sign-in's, or
+    /// whose checks count its token request, or whose sign-in must fail, does not take them.
+    @Test(
+        "the reference client, given saved tokens alone, passes every such scenario but those about the sign-in's token response, which skip saying why"
+    )
+    func judgedOnSavedTokens() async {
+        let scenarios = Self.scenariosAfterSignIn
+        let run = await SuiteRunner(jobs: 2).run(scenarios, with: Self.referenceClient(signingInBy: .tokens))
+        let reasons = [
+            "a rule scripts the sign-in's token response", "a check counts the sign-in's token request",
+            "the scenario's sign-in must fail",
+        ]
+        var judged = 0
+        for result in run.results {
+            switch result.verdict {
+            case .passed:
+                judged += 1
+                #expect(result.signInMethod == .tokens, "\(result.scenario.id)")
+            case .skipped(let reason):
+                #expect(reasons.contains { reason.contains($0) }, "\(result.scenario.id): \(reason)")
+            default:
+                Issue.record(
+                    "\(result.scenario.id) given saved tokens: \(result.verdict) \(result.failedChecks.map(\.statement))"
+                )
+            }
+        }
+        // Not yet 80%: a saved session is handed over as the provider issued it, not as the
+        // sign-in's scripted token response would have stated it (see the note on #26).
+        #expect(judged * 2 >= scenarios.count, "judged on \(judged) of \(scenarios.count)")
+    }
+
+    @Test("a scenario whose provider scripts the sign-in's token response does not take saved tokens")
+    func savedTokensReadNoTokenResponse() async throws {
+        let scenario = try #require(Self.builtInSuite.first { $0.id == "refresh/odd-expires-in/soon" })
+        let result = await ScenarioRunner().run(scenario, with: Self.referenceClient(signingInBy: .tokens))
+        guard case .skipped(let reason) = result.verdict else {
+            Issue.record("\(result.verdict)")
+            return
+        }
+        #expect(reason.contains("scripts the sign-in's token response"))
+        var both = ReferenceClientFactory()
+        both.profile.signInMethods = [.tokens, .password]
+        let fallback = await ScenarioRunner().run(scenario, with: both)
+        #expect(fallback.verdict == .passed)
+        #expect(fallback.signInMethod == .password)
+    }
+
+    @Test("client credentials sign in no user: a client that has nothing else is skipped, saying so")
+    func clientCredentialsIsNoUsersSignIn() async throws {
+        let scenario = try #require(Self.builtInSuite.first { $0.id == "retry/401-storm-bounded" })
+        let result = await ScenarioRunner().run(scenario, with: Self.referenceClient(signingInBy: .clientCredentials))
+        guard case .skipped(let reason) = result.verdict else {
+            Issue.record("\(result.verdict)")
+            return
+        }
+        #expect(reason.contains("signs in no user"))
+    }
+}
+
+extension ClientOperation {
+    /// Whether the operation is one particular way of signing in, which a scenario about that
+    /// grant names.
+    fileprivate var namesItsSignIn: Bool {
+        switch self {
+        case .login(let grant): grant != .refreshToken
+        case .authorize, .signIn, .deviceSignIn, .restoreSession: true
+        case .request, .restart, .userinfo, .exchange, .signInAsTheClientDoes: false
+        }
+    }
+}
