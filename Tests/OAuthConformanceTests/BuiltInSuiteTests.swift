@@ -73,7 +73,7 @@ struct BuiltInSuiteTests {
             Proof(
                 scenario: "errors/token-error-surfaced/invalid_scope",
                 defect: "swallows-error-codes",
-                brokenExpectation: "step 1 (login password) outcome"
+                brokenExpectation: "step 1 (sign_in any) outcome"
             ),
             Proof(
                 scenario: "security/authorization-request-uses-pkce-s256-and-state",
@@ -230,7 +230,7 @@ struct BuiltInSuiteTests {
             Proof(
                 scenario: "errors/error-body-with-200/login",
                 defect: "error-body-in-200-as-success",
-                brokenExpectation: "step 1 (login password) outcome"
+                brokenExpectation: "step 1 (sign_in any) outcome"
             ),
             Proof(
                 scenario: "errors/missing-access-token/password",

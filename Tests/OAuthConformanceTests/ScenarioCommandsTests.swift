@@ -135,7 +135,7 @@ struct ScenarioCommandsTests {
         #expect(run.standardOutput.contains("answers with the RFC 6749 §5.2 error invalid_client (HTTP 401)"))
         #expect(
             run.standardOutput.contains(
-                "  1. login password, which must end in a refusal (an error of any category but unexpected or unsupported) with error code invalid_client"
+                "  1. sign_in any, which must end in a refusal (an error of any category but unexpected or unsupported) with error code invalid_client"
             )
         )
     }

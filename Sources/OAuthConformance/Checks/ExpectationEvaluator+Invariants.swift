@@ -83,13 +83,14 @@ extension ExpectationEvaluator {
         )
     }
 
-    /// Whether a `login: password` step (alone or concurrently) made this request.
+    /// Whether a `login: password` step (alone or concurrently) made this request, or a sign-in
+    /// the client's own way that it made with the password grant.
     private func isAskedForPasswordLogin(_ entry: JournalEntry) -> Bool {
         transcript.steps.contains { record in
             guard let range = record.journalSequences, range.contains(entry.sequence) else { return false }
             switch record.step.action {
             case .client(.login(.password)), .concurrently(_, .login(.password)): return true
-            default: return false
+            default: return record.signedInBy == .password
             }
         }
     }
