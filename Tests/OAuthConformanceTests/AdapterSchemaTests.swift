@@ -271,7 +271,7 @@ struct AdapterSchemaTests {
     }
 
     @Test(
-        "every message of a run through the reference adapter, and every answer it gave, is valid; every op but tokens is sent"
+        "every message of a run through the reference adapter, and every answer it gave, is valid; every op but tokens and restore_tokens is sent"
     )
     func referenceAdapterRun() async throws {
         let lines = Self.lines(ofTrace: try await Self.trace("Adapters/swift/reference.yaml"), source: "trace")

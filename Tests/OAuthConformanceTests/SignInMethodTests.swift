@@ -99,17 +99,25 @@ struct SignInMethodTests {
         #expect(judged * 2 >= scenarios.count, "judged on \(judged) of \(scenarios.count)")
     }
 
+    /// Why the built-in scenario `id` is skipped for the reference client signing in by `method`
+    /// alone; `nil` (and an issue recorded) when it is not skipped.
+    static func skipReason(_ id: String, signingInBy method: SignInMethod) async throws -> String? {
+        let scenario = try #require(builtInSuite.first { $0.id == id })
+        let result = await ScenarioRunner().run(scenario, with: referenceClient(signingInBy: method))
+        guard case .skipped(let reason) = result.verdict else {
+            Issue.record("\(id) signing in by \(method.rawValue): \(result.verdict), not skipped")
+            return nil
+        }
+        return reason
+    }
+
     @Test("a scenario whose provider scripts the sign-in's token response does not take saved tokens")
     func savedTokensReadNoTokenResponse() async throws {
-        let scenario = try #require(Self.builtInSuite.first { $0.id == "refresh/odd-expires-in/soon" })
-        let result = await ScenarioRunner().run(scenario, with: Self.referenceClient(signingInBy: .tokens))
-        guard case .skipped(let reason) = result.verdict else {
-            Issue.record("\(result.verdict)")
-            return
-        }
-        #expect(reason.contains("scripts the sign-in's token response"))
+        let reason = try await Self.skipReason("refresh/odd-expires-in/soon", signingInBy: .tokens)
+        #expect(reason?.contains("scripts the sign-in's token response") == true)
         var both = ReferenceClientFactory()
         both.profile.signInMethods = [.tokens, .password]
+        let scenario = try #require(Self.builtInSuite.first { $0.id == "refresh/odd-expires-in/soon" })
         let fallback = await ScenarioRunner().run(scenario, with: both)
         #expect(fallback.verdict == .passed)
         #expect(fallback.signInMethod == .password)
@@ -117,13 +125,8 @@ struct SignInMethodTests {
 
     @Test("client credentials sign in no user: a client that has nothing else is skipped, saying so")
     func clientCredentialsIsNoUsersSignIn() async throws {
-        let scenario = try #require(Self.builtInSuite.first { $0.id == "retry/401-storm-bounded" })
-        let result = await ScenarioRunner().run(scenario, with: Self.referenceClient(signingInBy: .clientCredentials))
-        guard case .skipped(let reason) = result.verdict else {
-            Issue.record("\(result.verdict)")
-            return
-        }
-        #expect(reason.contains("signs in no user"))
+        let reason = try await Self.skipReason("retry/401-storm-bounded", signingInBy: .clientCredentials)
+        #expect(reason?.contains("signs in no user") == true)
     }
 }
 
