@@ -34,10 +34,7 @@ enum MetadataEndpoint {
             "grant_types_supported": .array(GrantType.providerGrants.map { .string($0.rawValue) }),
             "code_challenge_methods_supported": .array(CodeChallengeMethod.allCases.map { .string($0.rawValue) }),
             "token_endpoint_auth_methods_supported": .array(
-                (settings.clientAuthentication.usesAssertions
-                    ? [settings.clientAuthentication.rawValue] : ["client_secret_basic", "client_secret_post"]).map(
-                        JSONValue.string
-                    )
+                tokenEndpointAuthMethods(settings.clientAuthentication).map(JSONValue.string)
             ),
             "authorization_response_iss_parameter_supported": .bool(true),
             "pushed_authorization_request_endpoint": url(.pushedAuthorization),
@@ -49,5 +46,13 @@ enum MetadataEndpoint {
             members["dpop_signing_alg_values_supported"] = .array(DPoPPolicy.signingAlgorithms.map(JSONValue.string))
         }
         return members
+    }
+
+    /// The RFC 7591 names of what the client's registration accepts at the token endpoint.
+    static func tokenEndpointAuthMethods(_ method: ClientAuthenticationMethod) -> [String] {
+        switch method {
+        case .clientSecret: ["client_secret_basic", "client_secret_post"]
+        case .privateKeyJWT, .clientSecretJWT, .publicClient: [method.rawValue]
+        }
     }
 }

@@ -88,6 +88,16 @@ struct TokenEndpoint: Sendable {
                 of: grant
             )
         case .clientCredentials:
+            guard settings.clientAuthentication.isConfidential else {
+                // RFC 6749 §4.4: "The client credentials grant type MUST only be used by confidential clients."
+                return .oauthError(
+                    ScriptedOAuthError(
+                        code: "unauthorized_client",
+                        description:
+                            "the client is registered as a public client (token_endpoint_auth_method none), and only a confidential client may use client_credentials (RFC 6749 §4.4)"
+                    )
+                )
+            }
             // RFC 6749 §4.4.3: no refresh token for the client credentials grant.
             return success(
                 ledger.grant(subject: settings.client.id, withRefreshToken: false, at: now, binding: binding),
