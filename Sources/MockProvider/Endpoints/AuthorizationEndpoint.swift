@@ -78,8 +78,7 @@ struct AuthorizationEndpoint: Sendable {
 
     /// OpenID Connect Core §3.1.2.1: a request is an authentication request when its scope holds `openid`.
     private static func openIDRequest(_ query: [String: String]) -> OpenIDRequest? {
-        let scopes = query["scope"]?.split(separator: " ") ?? []
-        return scopes.contains("openid") ? OpenIDRequest(nonce: query["nonce"]) : nil
+        OpenIDScope.includesOpenID(query["scope"]) ? OpenIDRequest(nonce: query["nonce"]) : nil
     }
 
     /// The redirect URI to use: the one given if registered (a loopback URI on any port, RFC 8252
