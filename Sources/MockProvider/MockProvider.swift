@@ -64,7 +64,12 @@ public final class MockProvider: Sendable {
                 unixNow: { Int(clock.now.timeIntervalSince1970) },
                 capacity: tokenCapacity
             ) : nil
-        let authenticator = ClientAuthenticator(client: settings.client, assertions: assertions)
+        let authenticator = ClientAuthenticator(
+            client: settings.client,
+            assertions: assertions,
+            publicClient: settings.clientAuthentication.isConfidential
+                ? nil : PublicClientIdentification(clientID: settings.client.id)
+        )
         let dpop = settings.dpop.map { policy in
             DPoPGate(
                 policy: policy,

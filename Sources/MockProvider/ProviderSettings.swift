@@ -24,8 +24,11 @@ public struct ProviderSettings: Sendable, Equatable {
     /// The clock skew the client under test declares it allows on ID token times, so that rules
     /// can place `exp` or `iat` just beyond it, or just inside it (`fromNowInClientSkews`).
     public var clientIDTokenClockSkew: Duration = .zero
-    /// How the client authenticates: its secret, or `private_key_jwt` assertions signed with
-    /// `RegisteredClientKey.shared`.
+    /// How the client authenticates: its secret, `private_key_jwt` assertions signed with
+    /// `RegisteredClientKey.shared`, `client_secret_jwt` assertions MACed with its secret, or not at
+    /// all (`.publicClient`, RFC 7591 `none`): a public client, which sends its `client_id` alone and
+    /// must use PKCE. A harness registers a public client under test so; a scenario chooses by
+    /// `provider.client_authentication`.
     public var clientAuthentication: ClientAuthenticationMethod = .clientSecret
     /// Pushed authorization requests (RFC 9126); `nil`: the endpoint serves pushes, but nothing
     /// requires them and the metadata does not ask for them.

@@ -130,7 +130,8 @@ struct Serve: AsyncParsableCommand {
             "  other origin            \(server.otherOriginURL)",
             "  app server (exchange)   \(server.otherOriginURL)\(Endpoint.appToken.path)",
             "  app server (resource)   \(server.otherOriginURL)\(Endpoint.appResource.path)",
-            "  client                  \(settings.client.id) / \(settings.client.secret)",
+            "  client                  \(settings.client.id) / "
+                + (settings.clientAuthentication.isConfidential ? settings.client.secret : "(public: no secret)"),
             "  user                    \(settings.user.username) / \(settings.user.password)",
             "  redirect URIs           \(settings.redirectURIs.joined(separator: ", "))",
         ]

@@ -62,7 +62,7 @@ struct IDTokenTests {
         }
     }
 
-    @Test("no openid scope, or a password grant, and no ID token")
+    @Test("no openid scope, no ID token: neither the code flow's nor the password grant's")
     func plainOAuthHasNoIDToken() async throws {
         try await RunningProvider.with { provider throws in
             let oauthOnly = try await OpenIDSignIn.signIn(provider, scope: "profile")

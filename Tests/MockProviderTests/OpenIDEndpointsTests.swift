@@ -17,7 +17,8 @@ struct OpenIDEndpointsTests {
             #expect(document["token_endpoint"] == .string(base + "/token"))
             #expect(document["userinfo_endpoint"] == .string(base + "/userinfo"))
             #expect(document["jwks_uri"] == .string(base + "/jwks"))
-            #expect(document["id_token_signing_alg_values_supported"] == .array([.string("ES256")]))
+            // The registered algorithm first, and RS256, which Discovery §3 requires in the list.
+            #expect(document["id_token_signing_alg_values_supported"] == .array([.string("ES256"), .string("RS256")]))
             #expect(document["response_types_supported"] == .array([.string("code")]))
             #expect(document["subject_types_supported"] == .array([.string("public")]))
             guard case .array(let scopes)? = document["scopes_supported"] else {

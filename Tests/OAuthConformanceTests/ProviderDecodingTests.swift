@@ -202,6 +202,25 @@ struct ProviderDecodingTests {
         )
     }
 
+    @Test("none registers a public client, which has no secret to key HS256 ID tokens with")
+    func publicClient() throws {
+        #expect(try provider("client_authentication: none").clientAuthentication == .publicClient)
+        let found = Fixtures.diagnostics(
+            Self.scenarioText(
+                provider: """
+                    client_authentication: none
+                    id_tokens: { alg: HS256 }
+                    client_secret: a-client-secret-of-at-least-32-bytes
+                    """
+            )
+        ).map(\.description)
+        #expect(
+            found == [
+                "broken.yaml:8:14: error: id_tokens.alg HS256 keys ID tokens with the client secret, and a public client (client_authentication: none) has none: register it for RS256, PS256 or ES256"
+            ]
+        )
+    }
+
     @Test("dpop mistakes are reported where they are")
     func dpopDiagnostics() {
         let found = Fixtures.diagnostics(

@@ -38,6 +38,18 @@ struct AuthorizationEndpoint: Sendable {
                 ["error": "unsupported_response_type", "state": state, "iss": issuer]
             )
         }
+        guard query["code_challenge"] != nil || settings.clientAuthentication.isConfidential else {
+            // RFC 9700 §2.1.1: a public client must use PKCE; providers answer its absence so.
+            return Self.redirect(
+                to: redirectURI,
+                [
+                    "error": "invalid_request",
+                    "error_description":
+                        "code_challenge is missing: the client is registered as a public client, which must use PKCE (RFC 9700 §2.1.1)",
+                    "state": state, "iss": issuer,
+                ]
+            )
+        }
         var method: CodeChallengeMethod?
         if let challenge = query["code_challenge"] {
             // RFC 7636 §4.3: a challenge without a method is "plain".
@@ -66,8 +78,7 @@ struct AuthorizationEndpoint: Sendable {
 
     /// OpenID Connect Core §3.1.2.1: a request is an authentication request when its scope holds `openid`.
     private static func openIDRequest(_ query: [String: String]) -> OpenIDRequest? {
-        let scopes = query["scope"]?.split(separator: " ") ?? []
-        return scopes.contains("openid") ? OpenIDRequest(nonce: query["nonce"]) : nil
+        OpenIDScope.includesOpenID(query["scope"]) ? OpenIDRequest(nonce: query["nonce"]) : nil
     }
 
     /// The redirect URI to use: the one given if registered (a loopback URI on any port, RFC 8252

@@ -54,8 +54,17 @@ final class DeviceCodes: Sendable {
         case slowDown
         case denied
         case expired
-        case approved(subject: String)
+        case approved(Approval)
         case unknown
+    }
+
+    /// The user's approval of a device code.
+    struct Approval {
+        var subject: String
+        /// When the user authenticated and approved, on the virtual clock (an ID token's `auth_time`).
+        var at: Duration
+        /// Whether the device authorization asked for scope `openid`: the approval signs the user in.
+        var signsIn: Bool
     }
 
     private struct Issued {
@@ -67,6 +76,7 @@ final class DeviceCodes: Sendable {
         var lastPoll: Duration?
         var polls = 0
         var finished = false
+        var signsIn: Bool
     }
 
     private let state: Mutex<(codes: BoundedQueue<Issued>, issued: Int)>
@@ -76,7 +86,12 @@ final class DeviceCodes: Sendable {
     }
 
     /// A new device code and its user code.
-    func issue(at now: Duration, policy: DeviceAuthorizationPolicy) -> (deviceCode: String, userCode: String) {
+    /// - Parameter signsIn: the request's scope held `openid`.
+    func issue(
+        at now: Duration,
+        policy: DeviceAuthorizationPolicy,
+        signsIn: Bool = false
+    ) -> (deviceCode: String, userCode: String) {
         state.withLock { state in
             state.issued += 1
             let deviceCode = "device-code-\(state.issued)"
@@ -88,7 +103,8 @@ final class DeviceCodes: Sendable {
                     userCode: userCode,
                     issuedAt: now,
                     expiresAt: now + policy.expiresIn,
-                    interval: policy.interval ?? DeviceAuthorizationPolicy.defaultInterval
+                    interval: policy.interval ?? DeviceAuthorizationPolicy.defaultInterval,
+                    signsIn: signsIn
                 ),
                 bytes: Self.recordBytes
             )
@@ -130,16 +146,17 @@ final class DeviceCodes: Sendable {
                 code.interval += .seconds(5)
                 return .slowDown
             }
-            let acted: Bool
+            // When the user acted: at this poll, or the scripted delay after the code was issued.
+            let actedAt: Duration?
             switch policy.user {
-            case .approvesAtPoll(let number), .deniesAtPoll(let number): acted = code.polls >= number
-            case .approvesAfter(let delay): acted = now - code.issuedAt >= delay
-            case .never: acted = false
+            case .approvesAtPoll(let number), .deniesAtPoll(let number): actedAt = code.polls >= number ? now : nil
+            case .approvesAfter(let delay): actedAt = now - code.issuedAt >= delay ? code.issuedAt + delay : nil
+            case .never: actedAt = nil
             }
-            guard acted else { return .pending }
+            guard let actedAt else { return .pending }
             code.finished = true
             if case .deniesAtPoll = policy.user { return .denied }
-            return .approved(subject: subject)
+            return .approved(Approval(subject: subject, at: actedAt, signsIn: code.signsIn))
         } ?? .unknown
     }
 }
@@ -153,7 +170,11 @@ struct DeviceAuthorizationEndpoint: Sendable {
 
     func serve(_ request: ProviderRequest, issuer: String, at now: Duration) -> ProviderResponse {
         if let refusal = authenticator.refusal(for: request) { return refusal }
-        let (deviceCode, userCode) = codes.issue(at: now, policy: policy)
+        let (deviceCode, userCode) = codes.issue(
+            at: now,
+            policy: policy,
+            signsIn: OpenIDScope.includesOpenID(request.formField("scope"))
+        )
         let verificationURI = issuer + "/device"
         var members: [(key: String, value: JSONValue)] = [
             ("device_code", .string(deviceCode)),

@@ -8,6 +8,17 @@ struct IntrospectionEndpoint: Sendable {
     let clock: VirtualClock
 
     func serve(_ request: ProviderRequest, at now: Duration) -> ProviderResponse {
+        guard settings.clientAuthentication.isConfidential else {
+            // RFC 7662 §2.1: the endpoint serves authorized callers only, and a public client
+            // cannot authenticate.
+            return .oauthError(
+                ScriptedOAuthError(
+                    code: "invalid_client",
+                    description:
+                        "the client is registered as a public client (token_endpoint_auth_method none), and introspection takes authenticated callers only (RFC 7662 §2.1)"
+                )
+            )
+        }
         if let refusal = authenticator.refusal(for: request) {
             return refusal
         }

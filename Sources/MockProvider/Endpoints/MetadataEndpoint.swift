@@ -10,7 +10,9 @@ enum MetadataEndpoint {
         let idTokens = settings.idTokens
         var members = oauthMembers(issuer: issuer, settings: settings)
         members["userinfo_endpoint"] = .string(issuer + Endpoint.userinfo.path)
-        members["id_token_signing_alg_values_supported"] = .array([.string(idTokens.algorithm.rawValue)])
+        members["id_token_signing_alg_values_supported"] = .array(
+            idTokenSigningAlgorithms(idTokens.algorithm).map(JSONValue.string)
+        )
         members["subject_types_supported"] = .array([.string("public")])
         members["claims_supported"] = .array(
             ["iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "at_hash", "azp", "name", "email"].map(
@@ -34,20 +36,45 @@ enum MetadataEndpoint {
             "grant_types_supported": .array(GrantType.providerGrants.map { .string($0.rawValue) }),
             "code_challenge_methods_supported": .array(CodeChallengeMethod.allCases.map { .string($0.rawValue) }),
             "token_endpoint_auth_methods_supported": .array(
-                (settings.clientAuthentication.usesAssertions
-                    ? [settings.clientAuthentication.rawValue] : ["client_secret_basic", "client_secret_post"]).map(
-                        JSONValue.string
-                    )
+                tokenEndpointAuthMethods(settings.clientAuthentication).map(JSONValue.string)
             ),
             "authorization_response_iss_parameter_supported": .bool(true),
             "pushed_authorization_request_endpoint": url(.pushedAuthorization),
             "device_authorization_endpoint": url(.deviceAuthorization),
             "require_pushed_authorization_requests": .bool(settings.pushedAuthorization?.required ?? false),
         ]
+        if let algorithm = assertionAlgorithm(settings.clientAuthentication) {
+            // RFC 8414 §2: present whenever private_key_jwt or client_secret_jwt is listed.
+            members["token_endpoint_auth_signing_alg_values_supported"] = .array([.string(algorithm)])
+        }
         if settings.dpop != nil {
             // RFC 9449 §5.1.
             members["dpop_signing_alg_values_supported"] = .array(DPoPPolicy.signingAlgorithms.map(JSONValue.string))
         }
         return members
+    }
+
+    /// Discovery §3: "The algorithm RS256 MUST be included", whichever algorithm the client is
+    /// registered for; that one comes first, as the algorithm this provider's ID tokens use.
+    static func idTokenSigningAlgorithms(_ registered: IDTokenAlgorithm) -> [String] {
+        registered == .rs256
+            ? [IDTokenAlgorithm.rs256.rawValue] : [registered.rawValue, IDTokenAlgorithm.rs256.rawValue]
+    }
+
+    /// The RFC 7591 names of what the client's registration accepts at the token endpoint.
+    static func tokenEndpointAuthMethods(_ method: ClientAuthenticationMethod) -> [String] {
+        switch method {
+        case .clientSecret: ["client_secret_basic", "client_secret_post"]
+        case .privateKeyJWT, .clientSecretJWT, .publicClient: [method.rawValue]
+        }
+    }
+
+    /// What the client's assertions must be signed or MACed with, for the assertion methods.
+    private static func assertionAlgorithm(_ method: ClientAuthenticationMethod) -> String? {
+        switch method {
+        case .privateKeyJWT: "ES256"
+        case .clientSecretJWT: "HS256"
+        case .clientSecret, .publicClient: nil
+        }
     }
 }

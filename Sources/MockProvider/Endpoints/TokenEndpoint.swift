@@ -50,21 +50,24 @@ struct TokenEndpoint: Sendable {
         binding: DPoPBinding?,
         at now: Duration
     ) -> ProviderResponse {
-        // The success response of a grant, carrying an ID token when the grant began with scope openid.
-        func success(_ grant: TokenLedger.Grant, of type: GrantType) -> ProviderResponse {
-            // Only a code exchange and its refreshes sign in (the password and client credentials
-            // grants never do), so the hot paths skip the lookup.
-            guard type == .authorizationCode || type == .refreshToken else {
-                return Self.success(grant, idToken: nil)
-            }
+        // The success response of a grant with the ID token of its family's OpenID session, if it
+        // has one (OpenID Connect Core §3.1.3.3; for a refresh, §12.2, which echoes no nonce).
+        func success(_ grant: TokenLedger.Grant, echoingNonce: Bool) -> ProviderResponse {
             let idToken = idTokens.issue(
                 for: grant,
-                echoNonce: type == .authorizationCode,
+                echoNonce: echoingNonce,
                 issuer: issuer,
                 alteration: idTokenAlteration,
                 at: now
             )
             return Self.success(grant, idToken: idToken)
+        }
+        // A user's grant: with scope openid the user signed in, and the grant's family carries the
+        // OpenID session from then on. Without, no session to look up: the hot paths skip it.
+        func userGrant(_ grant: TokenLedger.Grant, signingIn session: OpenIDSession?) -> ProviderResponse {
+            guard let session else { return Self.success(grant, idToken: nil) }
+            idTokens.ledger.beginSession(session, family: grant.access.family)
+            return success(grant, echoingNonce: true)
         }
         guard let grantValue = request.formField("grant_type") else {
             return .oauthError(ScriptedOAuthError(code: "invalid_request", description: "grant_type is missing"))
@@ -76,22 +79,36 @@ struct TokenEndpoint: Sendable {
         }
         switch grant {
         case .authorizationCode:
-            return redeemCode(request, binding: binding, at: now) { success($0, of: .authorizationCode) }
+            return redeemCode(request, binding: binding, at: now) { userGrant($0, signingIn: $1) }
         case .password:
             guard request.formField("username") == settings.user.username,
                 request.formField("password") == settings.user.password
             else {
                 return .oauthError(ScriptedOAuthError(code: "invalid_grant", description: "wrong username or password"))
             }
-            return success(
+            // The user authenticated with the token request itself: scope openid signs them in now.
+            let session =
+                OpenIDScope.includesOpenID(request.formField("scope"))
+                ? OpenIDSession(subject: settings.user.username, nonce: nil, authTime: now) : nil
+            return userGrant(
                 ledger.grant(subject: settings.user.username, withRefreshToken: true, at: now, binding: binding),
-                of: grant
+                signingIn: session
             )
         case .clientCredentials:
-            // RFC 6749 §4.4.3: no refresh token for the client credentials grant.
-            return success(
+            guard settings.clientAuthentication.isConfidential else {
+                // RFC 6749 §4.4: "The client credentials grant type MUST only be used by confidential clients."
+                return .oauthError(
+                    ScriptedOAuthError(
+                        code: "unauthorized_client",
+                        description:
+                            "the client is registered as a public client (token_endpoint_auth_method none), and only a confidential client may use client_credentials (RFC 6749 §4.4)"
+                    )
+                )
+            }
+            // RFC 6749 §4.4.3: no refresh token for the client credentials grant; no user, so no ID token.
+            return Self.success(
                 ledger.grant(subject: settings.client.id, withRefreshToken: false, at: now, binding: binding),
-                of: grant
+                idToken: nil
             )
         case .refreshToken:
             guard let presented = request.formField("refresh_token") else {
@@ -116,9 +133,9 @@ struct TokenEndpoint: Sendable {
                     )
                 )
             }
-            return success(refreshed, of: grant)
+            return success(refreshed, echoingNonce: false)
         case .deviceCode:
-            return pollDeviceCode(request, binding: binding, at: now) { success($0, of: .deviceCode) }
+            return pollDeviceCode(request, binding: binding, at: now) { userGrant($0, signingIn: $1) }
         case .tokenExchange, .jwtBearer:
             // The app server's grants; the provider itself exchanges nothing.
             return .oauthError(
@@ -128,11 +145,13 @@ struct TokenEndpoint: Sendable {
     }
 
     /// RFC 8628 §3.4–3.5: the answer to one poll for a device code's tokens.
+    /// - Parameter answer: the success response for the tokens the approval bought, and the OpenID
+    ///   session the user's approval began when the device asked for scope openid.
     private func pollDeviceCode(
         _ request: ProviderRequest,
         binding: DPoPBinding?,
         at now: Duration,
-        answer: (TokenLedger.Grant) -> ProviderResponse
+        answer: (TokenLedger.Grant, OpenIDSession?) -> ProviderResponse
     ) -> ProviderResponse {
         func error(_ code: String, _ description: String) -> ProviderResponse {
             .oauthError(ScriptedOAuthError(code: code, description: description))
@@ -151,17 +170,21 @@ struct TokenEndpoint: Sendable {
         case .denied: return error("access_denied", "the user denied the authorization")
         case .expired: return error("expired_token", "the device code has expired")
         case .unknown: return error("invalid_grant", "the device code is unknown or was used")
-        case .approved(let subject):
-            return answer(ledger.grant(subject: subject, withRefreshToken: true, at: now, binding: binding))
+        case .approved(let approval):
+            return answer(
+                ledger.grant(subject: approval.subject, withRefreshToken: true, at: now, binding: binding),
+                approval.signsIn ? OpenIDSession(subject: approval.subject, nonce: nil, authTime: approval.at) : nil
+            )
         }
     }
 
-    /// - Parameter answer: the success response for the tokens the code bought.
+    /// - Parameter answer: the success response for the tokens the code bought, and the OpenID
+    ///   session its authentication request began when its scope held openid.
     private func redeemCode(
         _ request: ProviderRequest,
         binding: DPoPBinding?,
         at now: Duration,
-        answer: (TokenLedger.Grant) -> ProviderResponse
+        answer: (TokenLedger.Grant, OpenIDSession?) -> ProviderResponse
     ) -> ProviderResponse {
         func invalidGrant(_ description: String) -> ProviderResponse {
             .oauthError(ScriptedOAuthError(code: "invalid_grant", description: description))
@@ -201,13 +224,10 @@ struct TokenEndpoint: Sendable {
         }
         let granted = ledger.grant(subject: code.subject, withRefreshToken: true, at: now, binding: binding)
         codes.markRedeemed(value, family: granted.access.family)
-        if let openID = code.openID {
-            idTokens.ledger.beginSession(
-                OpenIDSession(subject: code.subject, nonce: openID.nonce, authTime: code.issuedAt),
-                family: granted.access.family
-            )
-        }
-        return answer(granted)
+        return answer(
+            granted,
+            code.openID.map { OpenIDSession(subject: code.subject, nonce: $0.nonce, authTime: code.issuedAt) }
+        )
     }
 
     /// RFC 6749 §5.1, with OpenID Connect Core §3.1.3.3's `id_token` when there is one, and

@@ -11,9 +11,16 @@ public enum ClientAuthenticationMethod: String, Sendable, Hashable, CaseIterable
     /// RFC 7523 §2.2 and OpenID Connect Core §9: a JWT the client MACs with its secret (HS256),
     /// sent as `client_assertion`; the secret itself never travels.
     case clientSecretJWT = "client_secret_jwt"
+    /// RFC 7591 §2 `none`: a public client (RFC 6749 §2.1, RFC 8252 §8.4), which has no secret and
+    /// no key. It identifies itself by `client_id` in the form and authenticates nowhere; the
+    /// provider asks it for PKCE instead (RFC 9700 §2.1.1).
+    case publicClient = "none"
 
     /// Whether the client authenticates with a `client_assertion`.
-    public var usesAssertions: Bool { self != .clientSecret }
+    public var usesAssertions: Bool { self == .privateKeyJWT || self == .clientSecretJWT }
+
+    /// Whether the client has a secret of its own to authenticate with.
+    public var isConfidential: Bool { self != .publicClient }
 }
 
 /// Verifies `private_key_jwt` and `client_secret_jwt` client assertions as RFC 7523 §3 says an

@@ -2,7 +2,8 @@ import Foundation
 
 /// RFC 6749 §2.3.1 client authentication, for every endpoint that requires it: HTTP Basic (each
 /// part form-encoded) or client_id/client_secret in the body, never both; or, for a client
-/// registered with `private_key_jwt` or `client_secret_jwt`, a signed assertion (`ClientAssertionVerifier`).
+/// registered with `private_key_jwt` or `client_secret_jwt`, a signed assertion (`ClientAssertionVerifier`);
+/// or, for a public client, its `client_id` alone (`PublicClientIdentification`).
 struct ClientAuthenticator: Sendable {
     static let basicChallenge = HeaderField("WWW-Authenticate", "Basic realm=\"mock-provider\"")
 
@@ -10,14 +11,21 @@ struct ClientAuthenticator: Sendable {
     /// Set for a client registered with `private_key_jwt` or `client_secret_jwt`: the secret then
     /// authenticates nothing by itself.
     let assertions: ClientAssertionVerifier?
+    /// Set for a public client (`none`): it has no credentials, and presenting any is refused.
+    let publicClient: PublicClientIdentification?
     /// The Basic credentials a conforming client sends, when form-encoding leaves the id and
     /// secret as they are: a request carrying exactly these is authenticated without decoding
     /// them, which would otherwise cost a good part of a token request.
     private let canonicalBasic: String?
 
-    init(client: ClientCredentials, assertions: ClientAssertionVerifier? = nil) {
+    init(
+        client: ClientCredentials,
+        assertions: ClientAssertionVerifier? = nil,
+        publicClient: PublicClientIdentification? = nil
+    ) {
         self.client = client
         self.assertions = assertions
+        self.publicClient = publicClient
         let needsNoEncoding =
             client.id.utf8.allSatisfy(ASCII.isUnreserved) && client.secret.utf8.allSatisfy(ASCII.isUnreserved)
         self.canonicalBasic = needsNoEncoding ? Data("\(client.id):\(client.secret)".utf8).base64EncodedString() : nil
@@ -32,6 +40,14 @@ struct ClientAuthenticator: Sendable {
 
     /// The error response, or `nil` when the client is authenticated.
     private func reject(_ request: ProviderRequest) -> ProviderResponse? {
+        if let publicClient {
+            return publicClient.refusal(of: request).map {
+                .oauthError(
+                    ScriptedOAuthError(code: "invalid_client", description: $0),
+                    extraHeaders: request.header("Authorization") != nil ? [Self.basicChallenge] : []
+                )
+            }
+        }
         if let assertions {
             return assertions.refusal(of: request).map {
                 .oauthError(ScriptedOAuthError(code: "invalid_client", description: $0))

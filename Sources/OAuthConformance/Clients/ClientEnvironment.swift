@@ -9,6 +9,8 @@ public struct ClientEnvironment: Sendable {
     public var endpoints: ProviderEndpoints
     /// Where the provider sends the browser back to; registered for the client.
     public var redirectURI: String
+    /// The client's id and secret; for a public client (`clientAuthentication` `.publicClient`) the
+    /// secret is empty, as it has none: read `clientSecret`.
     public var client: ClientCredentials
     public var user: UserCredentials
     /// The virtual clock; an in-process client reads its time here.
@@ -24,8 +26,9 @@ public struct ClientEnvironment: Sendable {
     /// The ID token signing algorithm the client is registered with (`id_token_signed_response_alg`,
     /// OIDC Dynamic Registration §2): RS256 unless the scenario registers another.
     public var idTokenSigningAlgorithm: String
-    /// How the client is registered to authenticate: its secret (Basic or in the body), or
-    /// assertions (`private_key_jwt` with `clientAssertionKey`, `client_secret_jwt` with its secret).
+    /// How the client is registered to authenticate: its secret (Basic or in the body), assertions
+    /// (`private_key_jwt` with `clientAssertionKey`, `client_secret_jwt` with its secret), or not at
+    /// all: a public client (`none`) sends its `client_id` alone and uses PKCE.
     public var clientAuthentication: ClientAuthenticationMethod
     /// For a client registered with `private_key_jwt`: the private JWK (ES256, with `kid`) it signs
     /// its client assertions with; `nil` when it authenticates with its secret.
@@ -50,7 +53,9 @@ public struct ClientEnvironment: Sendable {
     ) {
         self.endpoints = endpoints
         self.redirectURI = redirectURI
-        self.client = client
+        // A public client is given no secret, whatever the registration holds.
+        self.client =
+            clientAuthentication.isConfidential ? client : ClientCredentials(id: client.id, secret: "")
         self.user = user
         self.clock = clock
         self.storageDirectory = storageDirectory
@@ -61,4 +66,7 @@ public struct ClientEnvironment: Sendable {
         self.clientAssertionKey = clientAssertionKey
         self.dpopSigningAlgorithms = dpopSigningAlgorithms
     }
+
+    /// The client's secret; `nil` for a public client, which has none.
+    public var clientSecret: String? { clientAuthentication.isConfidential ? client.secret : nil }
 }

@@ -166,6 +166,9 @@ public enum ChecksTable {
         if settings.clientAuthentication.usesAssertions {
             parts.append("authenticates the client by \(settings.clientAuthentication.rawValue) assertions only")
         }
+        if settings.clientAuthentication == .publicClient {
+            parts.append("registers a public client: client_id alone, PKCE required")
+        }
         if let dpop = settings.dpop { parts.append(ScenarioExplanation.dpopPolicy(dpop)) }
         if settings.tokens.accessLifetime != TokenPolicy().accessLifetime {
             parts.append("access tokens live \(DurationText.format(settings.tokens.accessLifetime))")

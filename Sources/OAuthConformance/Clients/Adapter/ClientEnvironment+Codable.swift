@@ -4,7 +4,8 @@ import MockProvider
 /// The environment as `reset`'s `environment` object carries it (docs/adapter-protocol.md): one
 /// flat object with the endpoints' fields beside these, every field present, `null` for what the
 /// scenario does not use. The clock stays behind: an adapter's client lives on each message's
-/// `now`, so a decoder is handed the clock to read (`CodingUserInfoKey.virtualClock`).
+/// `now`, so a decoder is handed the clock to read (`CodingUserInfoKey.virtualClock`). A public
+/// client's `client_secret` is `null`.
 extension ClientEnvironment: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case redirectURI = "redirect_uri"
@@ -43,7 +44,7 @@ extension ClientEnvironment: Codable {
             redirectURI: try fields.decode(String.self, forKey: .redirectURI),
             client: ClientCredentials(
                 id: try fields.decode(String.self, forKey: .clientID),
-                secret: try fields.decode(String.self, forKey: .clientSecret)
+                secret: try fields.decodeIfPresent(String.self, forKey: .clientSecret) ?? ""
             ),
             user: UserCredentials(
                 username: try fields.decode(String.self, forKey: .username),
@@ -65,7 +66,7 @@ extension ClientEnvironment: Codable {
         var fields = encoder.container(keyedBy: CodingKeys.self)
         try fields.encode(redirectURI, forKey: .redirectURI)
         try fields.encode(client.id, forKey: .clientID)
-        try fields.encode(client.secret, forKey: .clientSecret)
+        try fields.encode(clientSecret, forKey: .clientSecret)
         try fields.encode(user.username, forKey: .username)
         try fields.encode(user.password, forKey: .password)
         try fields.encode(storageDirectory.path, forKey: .storageDirectory)

@@ -68,7 +68,7 @@ extension ReferenceClient {
                 issuer: environment.endpoints.issuer,
                 configurationURL: environment.endpoints.openIDConfiguration,
                 clientID: environment.client.id,
-                clientSecret: environment.client.secret,
+                clientSecret: environment.clientSecret,
                 signingAlgorithm: environment.idTokenSigningAlgorithm
             ),
             behaviour: behaviour.openIDConnect,

@@ -225,8 +225,8 @@ extension ReferenceClient {
     }
 
     /// A form POST to an endpoint of the authorization server (token, PAR) with the client's
-    /// authentication: an assertion, HTTP Basic or the secret in the body; the request and the
-    /// form it carries.
+    /// authentication: an assertion, HTTP Basic, or for a public client its `client_id` alone
+    /// (RFC 6749 §3.2.1); the request and the form it carries.
     func authenticatedPost(
         to endpoint: String,
         _ fields: [(String, String)]
@@ -244,7 +244,9 @@ extension ReferenceClient {
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         request.headers.add(name: "Accept", value: "application/json")
-        if environment.clientAssertionKey != nil || environment.clientAuthentication == .clientSecretJWT {
+        if environment.clientAuthentication == .publicClient {
+            form.append(("client_id", environment.client.id))
+        } else if environment.clientAssertionKey != nil || environment.clientAuthentication == .clientSecretJWT {
             switch await clientAssertion() {
             case .success(let assertion):
                 form += [

@@ -83,6 +83,12 @@ struct ProviderDecoder {
                 at: provider["id_tokens"] ?? node
             )
         }
+        if settings.idTokens.algorithm == .hs256, settings.clientAuthentication == .publicClient {
+            reader.error(
+                "id_tokens.alg HS256 keys ID tokens with the client secret, and a public client (client_authentication: none) has none: register it for RS256, PS256 or ES256",
+                at: provider["id_tokens"] ?? node
+            )
+        }
         if settings.clientAuthentication == .clientSecretJWT,
             settings.client.secret.utf8.count < Self.shortestHS256Secret
         {

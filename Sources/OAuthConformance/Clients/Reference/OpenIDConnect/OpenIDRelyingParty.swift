@@ -16,7 +16,8 @@ actor OpenIDRelyingParty {
         var issuer: String
         var configurationURL: String
         var clientID: String
-        var clientSecret: String
+        /// `nil` for a public client, which cannot verify HS256 ID tokens.
+        var clientSecret: String?
         var signingAlgorithm: String
     }
 
