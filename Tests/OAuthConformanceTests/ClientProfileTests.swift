@@ -64,6 +64,49 @@ struct ClientProfileTests {
         )
     }
 
+    @Test(
+        "sign_in lists the ways the client signs in, in order, and declares what they imply; client_type its registration"
+    )
+    func signInAndClientType() throws {
+        func load(_ extra: String) -> AdapterProfileLoader.Result {
+            AdapterProfileLoader.decode(
+                "profile: 1\nadapter: { command: ./run.sh }\ncapabilities: [concurrency]\n" + extra,
+                file: "p.yaml"
+            )
+        }
+        let declared = try #require(load("sign_in: [device, tokens]\nclient_type: public\n").profile)
+        #expect(declared.signInMethods == [.device, .tokens])
+        #expect(declared.clientType == .public)
+        #expect(declared.capabilities == [.concurrency, .deviceGrant])
+        let silent = try #require(load("").profile)
+        #expect(silent.signInMethods == [.password])
+        #expect(silent.clientType == .confidential)
+        #expect(
+            load("sign_in: [tokens, tokens]\n").diagnostics.map(\.description) == [
+                "p.yaml:4:19: error: sign_in lists tokens twice"
+            ]
+        )
+        #expect(
+            load("sign_in: []\n").diagnostics.first?.description.hasPrefix("p.yaml:4:10: error: sign_in lists how")
+                == true
+        )
+        #expect(
+            load("sign_in: [browser]\n").diagnostics.first?.description.hasPrefix(
+                "p.yaml:4:11: error: 'browser' is not a valid sign-in method"
+            ) == true
+        )
+        #expect(
+            load("client_type: private\n").diagnostics.first?.description.hasPrefix(
+                "p.yaml:4:14: error: 'private' is not a valid client_type"
+            ) == true
+        )
+        #expect(
+            load("sign_in: [openid]\n").diagnostics.contains {
+                $0.description.contains("openid needs policies.id_token_signature")
+            }
+        )
+    }
+
     @Test("every problem of a profile is reported at its line and column")
     func diagnostics() {
         let loaded = AdapterProfileLoader.decode(

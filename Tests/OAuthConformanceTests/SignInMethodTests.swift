@@ -34,21 +34,30 @@ struct SignInMethodTests {
         }
     }
 
-    /// The reference client declaring one method alone.
-    static func referenceClient(signingInBy method: SignInMethod) -> ReferenceClientFactory {
+    /// The reference client declaring one method alone, registered as `clientType`.
+    static func referenceClient(
+        signingInBy method: SignInMethod,
+        as clientType: ClientType = .confidential
+    ) -> ReferenceClientFactory {
         var factory = ReferenceClientFactory()
         factory.profile.signInMethods = [method]
+        factory.profile.clientType = clientType
         return factory
     }
 
     @Test(
-        "the reference client, signing in one way alone, is judged on at least 80% of the refresh, retry, errors and concurrency scenarios that test no grant, and passes every one",
-        arguments: [SignInMethod.authorizationCode, .openID, .device]
+        "the reference client, signing in one way alone (by the device grant as a public client), is judged on at least 80% of the refresh, retry, errors and concurrency scenarios that test no grant, and passes every one",
+        arguments: [
+            (SignInMethod.authorizationCode, ClientType.confidential), (.openID, .confidential), (.device, .public),
+        ]
     )
-    func judgedWhicheverWayItSignsIn(method: SignInMethod) async {
+    func judgedWhicheverWayItSignsIn(method: SignInMethod, clientType: ClientType) async {
         let scenarios = Self.scenariosAfterSignIn
         #expect(scenarios.count >= 60, "the areas hold \(scenarios.count) such scenarios")
-        let run = await SuiteRunner(jobs: 2).run(scenarios, with: Self.referenceClient(signingInBy: method))
+        let run = await SuiteRunner(jobs: 2).run(
+            scenarios,
+            with: Self.referenceClient(signingInBy: method, as: clientType)
+        )
         let judged = run.results.filter { $0.verdict == .passed || $0.verdict == .failed }
         #expect(
             judged.count * 100 >= scenarios.count * 80,

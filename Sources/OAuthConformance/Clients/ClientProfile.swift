@@ -7,6 +7,8 @@ public struct ClientProfile: Sendable, Equatable {
     /// How it signs a user in, in order of preference (`sign_in:`): a scenario whose sign-in is
     /// the client's (`sign_in: any`) takes the first it can use.
     public var signInMethods: [SignInMethod]
+    /// How it is registered where a scenario does not say (`client_type:`).
+    public var clientType: ClientType
     /// How long before expiry the client refreshes proactively.
     public var refreshWindow: Duration?
     /// What the client makes of a token response without `expires_in`; `nil` when it does not say.
@@ -27,6 +29,7 @@ public struct ClientProfile: Sendable, Equatable {
         version: String,
         capabilities: Set<Capability>,
         signInMethods: [SignInMethod] = SignInMethod.undeclared,
+        clientType: ClientType = .confidential,
         refreshWindow: Duration?,
         missingExpiresIn: MissingExpiresInPolicy? = nil,
         idTokenClockSkew: Duration? = nil,
@@ -37,6 +40,7 @@ public struct ClientProfile: Sendable, Equatable {
         self.version = version
         self.capabilities = capabilities.union(signInMethods.compactMap(\.impliedCapability))
         self.signInMethods = signInMethods
+        self.clientType = clientType
         self.refreshWindow = refreshWindow
         self.missingExpiresIn = missingExpiresIn
         self.idTokenClockSkew = idTokenClockSkew

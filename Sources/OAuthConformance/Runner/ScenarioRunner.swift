@@ -67,6 +67,14 @@ public struct ScenarioRunner: Sendable {
             )
         }
 
+        if factory.profile.clientType == .public, scenario.usesClientCredentialsGrant {
+            return result(
+                .skipped(
+                    reason:
+                        "the client is public (client_type), and the client credentials grant is a confidential client's (RFC 6749 §4.4)"
+                )
+            )
+        }
         let signIn: SignInMethod?
         switch SignInChoice(for: scenario, declared: factory.profile.signInMethods) {
         case .notNeeded: signIn = nil
@@ -75,6 +83,10 @@ public struct ScenarioRunner: Sendable {
         }
 
         var settings = scenario.provider
+        if factory.profile.clientType == .public, settings.clientAuthentication == .clientSecret {
+            // Where the scenario registers the client with no method of its own, as the client is.
+            settings.clientAuthentication = .publicClient
+        }
         if signIn == .device, settings.deviceAuthorization == DeviceAuthorizationPolicy() {
             // Nobody is testing the device flow here: the user approves before the first poll, so
             // the sign-in ends with one token request, as the other methods' do.

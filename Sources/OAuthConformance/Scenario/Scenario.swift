@@ -107,6 +107,17 @@ public struct Scenario: Sendable, Equatable {
         return inChecks || inSteps
     }
 
+    /// Whether a step obtains tokens with the client credentials grant, which only a confidential
+    /// client has.
+    public var usesClientCredentialsGrant: Bool {
+        steps.contains { step in
+            switch step.action {
+            case .client(.login(.clientCredentials)), .concurrently(_, .login(.clientCredentials)): true
+            default: false
+            }
+        }
+    }
+
     /// What `requires` lists plus what the scenario needs without saying so: the capabilities of
     /// the steps it uses (a virtual clock for `advance`, concurrency for `concurrently`, …), and a
     /// custom CA when the provider speaks HTTPS.

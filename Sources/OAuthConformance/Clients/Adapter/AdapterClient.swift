@@ -139,6 +139,7 @@ public final class AdapterClientFactory: ClientFactory {
             version: identity?.version ?? "unknown",
             capabilities: adapterProfile.effectiveCapabilities,
             signInMethods: adapterProfile.signInMethods,
+            clientType: adapterProfile.clientType,
             refreshWindow: adapterProfile.refreshWindow,
             missingExpiresIn: adapterProfile.missingExpiresIn,
             idTokenClockSkew: adapterProfile.idTokenClockSkew,

@@ -51,6 +51,8 @@ public struct AdapterProfile: Sendable, Equatable {
     public var capabilities: Set<Capability>
     /// `sign_in:`: how the client signs a user in, in order of preference.
     public var signInMethods: [SignInMethod]
+    /// `client_type:`: how the client is registered where a scenario does not say.
+    public var clientType: ClientType
     public var refreshWindow: Duration?
     public var missingExpiresIn: MissingExpiresInPolicy?
     /// `policies.id_token_clock_skew`: the leeway the client allows on an ID token's `exp` and `iat`.
@@ -89,6 +91,7 @@ public struct AdapterProfile: Sendable, Equatable {
         install: String? = nil,
         capabilities: Set<Capability>,
         signInMethods: [SignInMethod] = SignInMethod.undeclared,
+        clientType: ClientType = .confidential,
         refreshWindow: Duration? = nil,
         missingExpiresIn: MissingExpiresInPolicy? = nil,
         idTokenClockSkew: Duration? = nil,
@@ -105,6 +108,7 @@ public struct AdapterProfile: Sendable, Equatable {
         self.install = install
         self.capabilities = capabilities.union(signInMethods.compactMap(\.impliedCapability))
         self.signInMethods = signInMethods
+        self.clientType = clientType
         self.refreshWindow = refreshWindow
         self.missingExpiresIn = missingExpiresIn
         self.idTokenClockSkew = idTokenClockSkew

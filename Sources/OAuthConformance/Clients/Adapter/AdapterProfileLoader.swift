@@ -6,7 +6,8 @@ import Yams
 public enum AdapterProfileLoader {
     public static let formatVersion = 1
     static let topLevelKeys = [
-        "profile", "name", "adapter", "sign_in", "capabilities", "policies", "timeouts", "expected_failures",
+        "profile", "name", "adapter", "sign_in", "client_type", "capabilities", "policies", "timeouts",
+        "expected_failures",
     ]
     static let adapterKeys = ["command", "directory", "environment", "faketime", "faketime_library", "install"]
     static let policyKeys = [
@@ -87,6 +88,7 @@ private struct ProfileDecoder {
         let adapter = top.required("adapter", hint: " (how to start the client's adapter: adapter: { command: … })")
             .flatMap(adapterSection)
         let signInMethods = top["sign_in"].map(signInMethodList)
+        let clientType = top["client_type"].map { reader.enumeration($0, "client_type", as: ClientType.self) }
         let capabilities = top.required("capabilities", hint: " (what the client can do; [] for none)").map {
             Set(reader.capabilities($0, "capabilities")).union(
                 (signInMethods ?? nil)?.compactMap(\.impliedCapability) ?? []
@@ -143,7 +145,7 @@ private struct ProfileDecoder {
                 at: node
             )
         }
-        guard let adapter, let capabilities, signInMethods != .some(nil) else { return nil }
+        guard let adapter, let capabilities, signInMethods != .some(nil), clientType != .some(nil) else { return nil }
         return AdapterProfile(
             file: file,
             name: name,
@@ -155,6 +157,7 @@ private struct ProfileDecoder {
             capabilities: capabilities.union(signature == .checked ? [.idTokenSignature] : [])
                 .union(downgrade.map { [$0.capability] } ?? []),
             signInMethods: (signInMethods ?? nil) ?? SignInMethod.undeclared,
+            clientType: (clientType ?? nil) ?? .confidential,
             refreshWindow: refreshWindow,
             missingExpiresIn: missingExpiresIn,
             idTokenClockSkew: clockSkew,
