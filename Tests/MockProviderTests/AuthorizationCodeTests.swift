@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import MockProvider
 import Testing
@@ -130,18 +131,25 @@ struct AuthorizationCodeTests {
 }
 
 enum PKCEFixture {
-    /// Computed independently of the provider, through openssl, so a wrong S256 would show.
+    /// BASE64URL(SHA256(verifier)) without padding, encoded here rather than by the provider, so a
+    /// wrong S256 in the provider would show; the hash is swift-crypto's, held to RFC 7636's own
+    /// example by `PKCEFixtureTests`. (Not through an `openssl` process: hundreds of parallel
+    /// tests each spawning one made Foundation's `Process.run` crash the whole test process.)
     static func s256(_ verifier: String) -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [
-            "-c", "printf %s \"$0\" | openssl dgst -sha256 -binary | openssl base64 -A | tr '+/' '-_' | tr -d '='",
-            verifier,
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        try? process.run()
-        process.waitUntilExit()
-        return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        Data(SHA256.hash(data: Data(verifier.utf8))).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}
+
+@Suite("The PKCE fixture")
+struct PKCEFixtureTests {
+    @Test("it gives RFC 7636 Appendix B's challenge for its verifier")
+    func rfcExample() {
+        #expect(
+            PKCEFixture.s256("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")
+                == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+        )
     }
 }
