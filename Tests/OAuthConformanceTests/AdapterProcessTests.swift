@@ -278,7 +278,7 @@ struct AdapterProcessTests {
             scenario,
             with: HangingClientFactory()
         )
-        #expect(problem(result) == "step 1 (login password): the scenario ran out of its 300ms of real time")
+        #expect(problem(result) == "step 1 (sign_in any): the scenario ran out of its 300ms of real time")
     }
 
     @Test("a command that cannot be started is an error verdict, not a crash")

@@ -97,6 +97,7 @@ struct CopyableDocumentationTests {
         // Everything but how the adapter is installed and started, and the names.
         declared.file = reference.file
         declared.name = reference.name
+        declared.declared.name = reference.declared.name
         declared.command = reference.command
         declared.directory = reference.directory
         declared.install = reference.install

@@ -122,7 +122,12 @@ struct ScriptAdapter {
             fakeTimeLibrary: fakeTime
                 ? AdapterProfileLoader.fakeTimeLibraryCandidates.first { FileManager.default.fileExists(atPath: $0) }
                 : nil,
-            capabilities: fakeTime ? [] : [.virtualClock, .deviceGrant],
+            declared: ClientProfile(
+                name: "script-\(behaviour.rawValue)",
+                version: "unknown",
+                capabilities: fakeTime ? [] : [.virtualClock, .deviceGrant],
+                refreshWindow: nil
+            ),
             timeouts: .init(start: .seconds(20), operation: operationTimeout, scenario: .seconds(60))
         )
     }

@@ -134,18 +134,11 @@ public final class AdapterClientFactory: ClientFactory {
     /// (the version reads `unknown` until an adapter has answered).
     public var profile: ClientProfile {
         let identity = supervisor.identity.withLock { $0 }
-        return ClientProfile(
-            name: adapterProfile.name ?? identity?.name ?? "adapter",
-            version: identity?.version ?? "unknown",
-            capabilities: adapterProfile.effectiveCapabilities,
-            signInMethods: adapterProfile.signInMethods,
-            clientType: adapterProfile.clientType,
-            refreshWindow: adapterProfile.refreshWindow,
-            missingExpiresIn: adapterProfile.missingExpiresIn,
-            idTokenClockSkew: adapterProfile.idTokenClockSkew,
-            jwksRefetchInterval: adapterProfile.jwksRefetchInterval,
-            expectedFailures: adapterProfile.expectedFailures
-        )
+        var profile = adapterProfile.declared
+        profile.name = adapterProfile.name ?? identity?.name ?? "adapter"
+        profile.version = identity?.version ?? "unknown"
+        profile.capabilities = adapterProfile.effectiveCapabilities
+        return profile
     }
 
     public func makeClient(for environment: ClientEnvironment) async throws -> any ClientUnderTest {

@@ -26,9 +26,11 @@ public enum DPoPDowngradePolicy: String, Sendable, CaseIterable {
     }
 }
 
-/// A client profile file (docs/adapter-protocol/profile.md): how to start the
-/// client's adapter, what the client can do, the policies it declares, and the scenarios it is
-/// known to fail.
+/// A client profile file (docs/adapter-protocol/profile.md): how to start the client's adapter,
+/// and what the client declares (`declared`: what it can do, how it signs in, the policies it
+/// declares, the scenarios it is known to fail), which reads as the profile's own
+/// (`profile.capabilities`).
+@dynamicMemberLookup
 public struct AdapterProfile: Sendable, Equatable {
     /// The profile file, for reports; `nil` for a profile made in code.
     public var file: String?
@@ -46,20 +48,10 @@ public struct AdapterProfile: Sendable, Equatable {
     /// How to install the adapter and its library (`adapter.install`: a script or a command), for
     /// the message when it does not start.
     public var install: String?
-    /// What the client can do, as the profile declares it. Each must also be in the adapter's
-    /// `hello`, except `virtual_clock`, which libfaketime supplies when `fakeTimeLibrary` is set.
-    public var capabilities: Set<Capability>
-    /// `sign_in:`: how the client signs a user in, in order of preference.
-    public var signInMethods: [SignInMethod]
-    /// `client_type:`: how the client is registered where a scenario does not say.
-    public var clientType: ClientType
-    public var refreshWindow: Duration?
-    public var missingExpiresIn: MissingExpiresInPolicy?
-    /// `policies.id_token_clock_skew`: the leeway the client allows on an ID token's `exp` and `iat`.
-    public var idTokenClockSkew: Duration?
-    /// `policies.jwks_refetch_interval`: the shortest time between JWKS fetches prompted by unknown kids.
-    public var jwksRefetchInterval: Duration?
-    public var expectedFailures: [ExpectedFailure]
+    /// What the client declares, as the file says it. Each capability must also be in the
+    /// adapter's `hello`, except `virtual_clock`, which libfaketime supplies when
+    /// `fakeTimeLibrary` is set. Its name and version are the adapter's (`AdapterClientFactory`).
+    public var declared: ClientProfile
     public var timeouts: Timeouts
 
     public struct Timeouts: Sendable, Equatable {
@@ -89,14 +81,7 @@ public struct AdapterProfile: Sendable, Equatable {
         environment: [String: String] = [:],
         fakeTimeLibrary: String? = nil,
         install: String? = nil,
-        capabilities: Set<Capability>,
-        signInMethods: [SignInMethod] = SignInMethod.undeclared,
-        clientType: ClientType = .confidential,
-        refreshWindow: Duration? = nil,
-        missingExpiresIn: MissingExpiresInPolicy? = nil,
-        idTokenClockSkew: Duration? = nil,
-        jwksRefetchInterval: Duration? = nil,
-        expectedFailures: [ExpectedFailure] = [],
+        declared: ClientProfile,
         timeouts: Timeouts = Timeouts()
     ) {
         self.file = file
@@ -106,21 +91,20 @@ public struct AdapterProfile: Sendable, Equatable {
         self.environment = environment
         self.fakeTimeLibrary = fakeTimeLibrary
         self.install = install
-        self.capabilities = capabilities.union(signInMethods.compactMap(\.impliedCapability))
-        self.signInMethods = signInMethods
-        self.clientType = clientType
-        self.refreshWindow = refreshWindow
-        self.missingExpiresIn = missingExpiresIn
-        self.idTokenClockSkew = idTokenClockSkew
-        self.jwksRefetchInterval = jwksRefetchInterval
-        self.expectedFailures = expectedFailures
+        self.declared = declared
         self.timeouts = timeouts
+    }
+
+    /// What the client declares, read and written as the profile's own.
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<ClientProfile, Value>) -> Value {
+        get { declared[keyPath: keyPath] }
+        set { declared[keyPath: keyPath] = newValue }
     }
 
     /// What the client declares once the harness has supplied what it supplies: a virtual clock
     /// through libfaketime.
     public var effectiveCapabilities: Set<Capability> {
-        fakeTimeLibrary == nil ? capabilities : capabilities.union([.virtualClock])
+        fakeTimeLibrary == nil ? declared.capabilities : declared.capabilities.union([.virtualClock])
     }
 
     /// The runner for this client: the adapter's own operation timeout comes first, with the

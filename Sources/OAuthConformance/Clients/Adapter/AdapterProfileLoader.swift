@@ -154,15 +154,19 @@ private struct ProfileDecoder {
             environment: adapter.environment,
             fakeTimeLibrary: adapter.fakeTimeLibrary,
             install: adapter.install,
-            capabilities: capabilities.union(signature == .checked ? [.idTokenSignature] : [])
-                .union(downgrade.map { [$0.capability] } ?? []),
-            signInMethods: (signInMethods ?? nil) ?? SignInMethod.undeclared,
-            clientType: (clientType ?? nil) ?? .confidential,
-            refreshWindow: refreshWindow,
-            missingExpiresIn: missingExpiresIn,
-            idTokenClockSkew: clockSkew,
-            jwksRefetchInterval: refetchInterval,
-            expectedFailures: expectedFailures,
+            declared: ClientProfile(
+                name: name ?? "adapter",
+                version: "unknown",
+                capabilities: capabilities.union(signature == .checked ? [.idTokenSignature] : [])
+                    .union(downgrade.map { [$0.capability] } ?? []),
+                signInMethods: (signInMethods ?? nil) ?? SignInMethod.undeclared,
+                clientType: (clientType ?? nil) ?? .confidential,
+                refreshWindow: refreshWindow,
+                missingExpiresIn: missingExpiresIn,
+                idTokenClockSkew: clockSkew,
+                jwksRefetchInterval: refetchInterval,
+                expectedFailures: expectedFailures
+            ),
             timeouts: timeouts
         )
     }
