@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// The provider's behaviour, independent of the network: routes a request to its endpoint,
 /// lets the misbehaviour rules take over where they match, and journals the exchange.
@@ -27,6 +28,9 @@ public final class MockProvider: Sendable {
     private let deviceCodes: DeviceCodes
     private let jitter: JitterSource
     private let dpop: DPoPGate?
+    /// How many requests a request number (`hold_until_request`) leaves out: those a sign-in in the
+    /// client's own way made beyond one (one fewer than none for saved tokens, which make none).
+    private let requestNumberShift = Mutex(0)
 
     private let logger: Logger?
 
@@ -238,6 +242,16 @@ public final class MockProvider: Sendable {
 
     /// RFC 9207 / RFC 8414: the issuer is the primary origin.
     public var issuer: String { origins.current?.primary ?? "http://127.0.0.1" }
+
+    /// The number a scenario gives the latest request (`hold_until_request: N` waits for request
+    /// no. N): its journal sequence, with each sign-in in the client's own way counted as one
+    /// request, so that the numbers hold whichever way the client signed in.
+    public var requestNumber: Int { journal.lastSequence - requestNumberShift.withLock { $0 } }
+
+    /// A sign-in in the client's own way made `count` requests: from now on they count as one.
+    public func countSignInAsOneRequest(madeRequests count: Int) {
+        requestNumberShift.withLock { $0 += count - 1 }
+    }
 
     /// A session the user signed in to before the scenario, as the application saved it: the
     /// tokens of a grant to the user, issued now without a request (the `tokens` sign-in, which

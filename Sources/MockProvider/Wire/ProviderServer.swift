@@ -171,7 +171,7 @@ public final class ProviderServer: Sendable {
                             maximumBodySize: options.maximumBodySize,
                             listener: role,
                             deadlines: ReadDeadlines(idle: options.idleTimeout, request: requestTimeouts),
-                            requestsReceived: { provider.journal.lastSequence },
+                            requestsReceived: { provider.requestNumber },
                             respond: provider.handle
                         )
                     )

@@ -290,6 +290,9 @@ private struct StepExecution {
             let outcome: Result<StepResult, StepProblem> = await perform(step.action)
             let lastSequence = provider.journal.lastSequence
             let sequences = lastSequence >= firstSequence ? firstSequence...lastSequence : nil
+            if step.action.signsInTheClientsWay {
+                provider.countSignInAsOneRequest(madeRequests: sequences?.count ?? 0)
+            }
             switch outcome {
             case .success(let result):
                 // Asked after the step, so a user who changed during it shows against the step that changed it.
