@@ -47,6 +47,25 @@ public enum SignInMethod: String, Sendable, Hashable, CaseIterable, Codable {
         }
     }
 
+    /// Whether some method ends its sign-in with a token request of this grant.
+    static func endsASignIn(_ grant: GrantType) -> Bool {
+        allCases.contains { $0.grant == grant }
+    }
+
+    /// Whether a request matching `endpoint` and `grant` (each `nil` for any) may be the token
+    /// request that ends a sign-in.
+    static func mayEndASignIn(endpoint: Endpoint?, grant: GrantType?) -> Bool {
+        (endpoint == nil || endpoint == .token) && (grant.map(endsASignIn) ?? true)
+    }
+
+    /// Why naming `grant` where the sign-in is the client's (`sign_in: any` at step `signInStep`)
+    /// makes a scenario depend on how the client signs in; `nil` for a grant no sign-in uses.
+    static func problem(naming grant: GrantType, signInStep: Int) -> String? {
+        guard endsASignIn(grant) else { return nil }
+        return
+            "names the \(grant.scenarioName) grant, which only some clients sign in with; step \(signInStep) (sign_in: any) signs in the client's own way"
+    }
+
     /// The endpoints some methods call to sign in and others do not: all but the token endpoint,
     /// which every method but saved tokens calls once.
     static let endpointsOfSomeSignIn: Set<Endpoint> = [

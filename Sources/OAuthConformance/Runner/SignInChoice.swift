@@ -52,11 +52,12 @@ enum SignInChoice: Equatable {
             }
             // Saved tokens come with no token response: a scenario that scripts the sign-in's would
             // pass a client that never read one, and one that counts it would fail it for nothing.
-            if scenario.provider.rules.contains(where: { Self.takesSignInTokenRequests($0.match) }) {
+            if scenario.provider.rules.contains(where: {
+                SignInMethod.mayEndASignIn(endpoint: $0.match.endpoint, grant: $0.match.grant)
+            }) {
                 return "a rule scripts the sign-in's token response, which a client given saved tokens never reads"
             }
-            let signInSteps = scenario.steps.indices.filter { scenario.steps[$0].action.signsInTheClientsWay }
-                .map { $0 + 1 }
+            let signInSteps = scenario.steps.numbersSigningInTheClientsWay
             let counted = (scenario.expectations + scenario.preconditions).flatMap(\.check.countedRequests)
             if counted.contains(where: { $0.takesTheSignInsTokenRequest(signInSteps: signInSteps) }) {
                 return "a check counts the sign-in's token request, which a client given saved tokens never makes"
@@ -65,12 +66,5 @@ enum SignInChoice: Equatable {
         case .authorizationCode, .device, .password:
             return nil
         }
-    }
-
-    /// Whether a rule may answer the token request that ends a sign-in.
-    private static func takesSignInTokenRequests(_ match: RequestMatcher) -> Bool {
-        guard match.endpoint == nil || match.endpoint == .token else { return false }
-        guard let grant = match.grant else { return true }
-        return SignInMethod.allCases.contains { $0.grant == grant }
     }
 }

@@ -66,6 +66,13 @@ public enum StepAction: Sendable, Equatable {
     }
 }
 
+extension Array where Element == Step {
+    /// The numbers (from 1, as the file lists steps) of the steps that sign in the client's own way.
+    var numbersSigningInTheClientsWay: [Int] {
+        indices.filter { self[$0].action.signsInTheClientsWay }.map { $0 + 1 }
+    }
+}
+
 /// Which tokens a `revoke` step revokes at the provider.
 public enum RevocationTarget: String, Sendable, CaseIterable {
     /// The latest access token issued.

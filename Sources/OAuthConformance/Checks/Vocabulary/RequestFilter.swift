@@ -66,11 +66,7 @@ public struct RequestFilter: Sendable, Equatable, CustomStringConvertible {
     func signInDependence(signInSteps: [Int]) -> String? {
         guard let signInStep = signInSteps.first(where: { steps?.contains($0) ?? true }) else { return nil }
         if origin == .otherOrigin { return nil }
-        if let grant {
-            guard SignInMethod.allCases.contains(where: { $0.grant == grant }) else { return nil }
-            return
-                "names the \(grant.scenarioName) grant, which only some clients sign in with; step \(signInStep) (sign_in: any) signs in the client's own way"
-        }
+        if let grant { return SignInMethod.problem(naming: grant, signInStep: signInStep) }
         if let endpoint, !SignInMethod.endpointsOfSomeSignIn.contains(endpoint) { return nil }
         return
             "takes the requests step \(signInStep) (sign_in: any) makes \(endpoint.map { "at the \($0.rawValue) endpoint" } ?? "anywhere"), whose number depends on how the client signs in; name an endpoint the sign-in does not call (resource, token) or leave the sign-in out (from_step: \(signInStep + 1))"
@@ -79,8 +75,8 @@ public struct RequestFilter: Sendable, Equatable, CustomStringConvertible {
     /// Whether the filter may take the token request that ends a sign-in that is the client's
     /// (`sign_in: any` at the steps `signInSteps`): saved tokens make none.
     func takesTheSignInsTokenRequest(signInSteps: [Int]) -> Bool {
-        signInSteps.contains { steps?.contains($0) ?? true } && (endpoint == nil || endpoint == .token)
-            && grant.map { grant in SignInMethod.allCases.contains { $0.grant == grant } } ?? true
+        signInSteps.contains { steps?.contains($0) ?? true }
+            && SignInMethod.mayEndASignIn(endpoint: endpoint, grant: grant)
     }
 
     /// e.g. "token requests (grant refresh_token)".

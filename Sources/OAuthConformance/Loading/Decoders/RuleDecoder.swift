@@ -141,11 +141,7 @@ struct RuleDecoder {
     /// but saved tokens, which then do not take the scenario), but not number the requests of an
     /// endpoint some methods call and others do not, nor name a grant only some clients use.
     static func signInDependence(of matcher: RequestMatcher, signInStep: Int) -> String? {
-        if let grant = matcher.grant {
-            guard SignInMethod.allCases.contains(where: { $0.grant == grant }) else { return nil }
-            return
-                "names the \(grant.scenarioName) grant, which only some clients sign in with; step \(signInStep) (sign_in: any) signs in the client's own way"
-        }
+        if let grant = matcher.grant { return SignInMethod.problem(naming: grant, signInStep: signInStep) }
         guard matcher.calls != .every, matcher.endpoint.map(SignInMethod.endpointsOfSomeSignIn.contains) ?? true else {
             return nil
         }

@@ -27,7 +27,7 @@ struct ScenarioDecoder {
         let tags = top["tags"].map(tagList) ?? []
         let requires = top["requires"].map { reader.capabilities($0, "requires") } ?? []
         let steps = top.required("steps").flatMap { StepDecoder(reader: reader).decode($0) }
-        let signInSteps = (steps ?? []).indices.filter { steps![$0].action.signsInTheClientsWay }.map { $0 + 1 }
+        let signInSteps = steps?.numbersSigningInTheClientsWay ?? []
         let provider =
             top["provider"].map { ProviderDecoder(reader: reader, signInSteps: signInSteps).decode($0) }
             ?? ProviderSettings()
