@@ -137,6 +137,28 @@ struct SignInMethodTests {
         let reason = try await Self.skipReason("retry/401-storm-bounded", signingInBy: .clientCredentials)
         #expect(reason?.contains("signs in no user") == true)
     }
+
+    @Test(
+        "a public client is skipped where only a confidential one can be judged: the client credentials grant, HS256 ID tokens, checks on the secret",
+        arguments: [
+            ("refresh/client-credentials-asks-again-after-expiry", "client credentials grant"),
+            ("oidc/sign-in-with-registered-algorithm-accepted/hs256", "HS256"),
+            ("security/client-secret-never-reaches-resource", "what becomes of the client secret"),
+        ]
+    )
+    func publicClientSkipsConfidentialScenarios(id: String, why: String) async throws {
+        var publicClient = ReferenceClientFactory()
+        publicClient.profile.clientType = .public
+        let scenario = try #require(Self.builtInSuite.first { $0.id == id })
+        let result = await ScenarioRunner().run(scenario, with: publicClient)
+        guard case .skipped(let reason) = result.verdict else {
+            Issue.record("\(id): \(result.verdict), not skipped")
+            return
+        }
+        #expect(reason.contains("the client is public") && reason.contains(why), "\(reason)")
+        let confidential = await ScenarioRunner().run(scenario, with: ReferenceClientFactory())
+        #expect(confidential.verdict == .passed)
+    }
 }
 
 extension ClientOperation {

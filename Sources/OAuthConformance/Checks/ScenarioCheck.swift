@@ -22,6 +22,9 @@ protocol ScenarioCheck: Sendable, Equatable {
     /// The requests the check counts or numbers, whose number must hold whichever way the client
     /// signed in (`sign_in: any`). None unless the type says otherwise.
     var countedRequests: [RequestFilter] { get }
+    /// Whether the check is about the client secret, which only a confidential client has: for a
+    /// public one it would hold without evidence. False unless the type says otherwise.
+    var isAboutTheClientSecret: Bool { get }
     /// Whether the run makes the statement true: what was expected, what was observed, and the
     /// requests that show it.
     func judge(in context: JudgingContext) -> Judgement
@@ -33,6 +36,8 @@ extension ScenarioCheck {
     var timeExpressions: [TimeExpression] { [] }
 
     var countedRequests: [RequestFilter] { [] }
+
+    var isAboutTheClientSecret: Bool { false }
 
     /// The check judged in `context`, as reports show it.
     func result(in context: JudgingContext) -> CheckResult {

@@ -67,12 +67,9 @@ public struct ScenarioRunner: Sendable {
             )
         }
 
-        if factory.profile.clientType == .public, scenario.usesClientCredentialsGrant {
+        if factory.profile.clientType == .public, let need = scenario.confidentialClientNeed {
             return result(
-                .skipped(
-                    reason:
-                        "the client is public (client_type), and the client credentials grant is a confidential client's (RFC 6749 §4.4)"
-                )
+                .skipped(reason: "the client is public (client_type), with no secret, and in this scenario \(need)")
             )
         }
         let signIn: SignInMethod?

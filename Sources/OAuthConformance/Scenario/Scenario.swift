@@ -107,15 +107,22 @@ public struct Scenario: Sendable, Equatable {
         return inChecks || inSteps
     }
 
-    /// Whether a step obtains tokens with the client credentials grant, which only a confidential
-    /// client has.
-    public var usesClientCredentialsGrant: Bool {
-        steps.contains { step in
+    /// Why only a confidential client (one with a secret) can be judged on the scenario, or `nil`
+    /// when a public one can: a step uses the client credentials grant, ID tokens are MACed with
+    /// the client secret, or a check is about the secret and would hold without evidence.
+    public var confidentialClientNeed: String? {
+        let usesClientCredentials = steps.contains { step in
             switch step.action {
             case .client(.login(.clientCredentials)), .concurrently(_, .login(.clientCredentials)): true
             default: false
             }
         }
+        if usesClientCredentials { return "the client credentials grant is a confidential client's (RFC 6749 §4.4)" }
+        if provider.idTokens.algorithm == .hs256 { return "its ID tokens are MACed with the client secret (HS256)" }
+        if (expectations + preconditions).contains(where: { $0.check.isAboutTheClientSecret }) {
+            return "it checks what becomes of the client secret"
+        }
+        return nil
     }
 
     /// What `requires` lists plus what the scenario needs without saying so: the capabilities of

@@ -19,6 +19,8 @@ struct NeverCheck: ScenarioCheck {
 
     var kind: String { "never" }
 
+    var isAboutTheClientSecret: Bool { carrying == .clientSecret || carrying == .clientSecretInQuery }
+
     var statement: String {
         (filter == RequestFilter() ? "no request" : "no \(filter)") + (carrying.map { " \($0.phrase)" } ?? "")
     }
