@@ -32,6 +32,11 @@ actor PasswordFallbackClient: LoginAndRequestClient {
     private var refreshToken = ""
     private var expiresAt = Date.distantFuture
     private var refreshing = false
+    /// Callers that found a refresh under way and signed in again instead.
+    private var fallbacks = 0
+    /// How many other callers the refresh waits for, so that each of them meets it under way
+    /// whatever the scheduling (the scenario makes twenty calls at once).
+    static let otherCallers = 19
 
     init(environment: ClientEnvironment) {
         self.environment = environment
@@ -44,9 +49,15 @@ actor PasswordFallbackClient: LoginAndRequestClient {
     func request(method: String, url: String) async -> ClientOutcome {
         if environment.clock.now >= expiresAt {
             if refreshing {
+                fallbacks += 1
                 _ = await login(.password)
             } else {
                 refreshing = true
+                // As over a slow network: the refresh is still under way when the others come in,
+                // however the tasks are scheduled (bounded: 2 s at most).
+                for _ in 0..<400 where fallbacks < Self.otherCallers {
+                    try? await Task.sleep(for: .milliseconds(5))
+                }
                 _ = await obtain("grant_type=refresh_token&refresh_token=\(refreshToken)")
                 refreshing = false
             }
