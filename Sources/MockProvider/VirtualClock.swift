@@ -36,7 +36,10 @@ public final class VirtualClock: Sendable {
     }
 
     /// The virtual wall-clock instant, for clients that think in dates.
-    public var now: Date { origin.addingTimeInterval(elapsed.seconds) }
+    public var now: Date { date(at: elapsed) }
+
+    /// The wall-clock instant of a virtual instant (time since the scenario started).
+    public func date(at instant: Duration) -> Date { origin.addingTimeInterval(instant.seconds) }
 
     /// Virtual time ends with the year 9999 (`NumericDate.latest`): a wait beyond it, which only a
     /// number from outside asks for (a scripted polling interval of Int.max seconds), leaves the

@@ -32,7 +32,7 @@ struct IntrospectionEndpoint: Sendable {
             "active": .bool(true),
             "client_id": .string(settings.client.id),
             "sub": .string(token.subject),
-            "token_type": .string(token.kind == .refresh ? "refresh_token" : token.boundKey == nil ? "Bearer" : "DPoP"),
+            "token_type": .string(token.kind == .refresh ? "refresh_token" : token.tokenType),
             "iat": .integer(unixTime(token.issuedAt)),
         ]
         // RFC 9449 §6.2: a bound token's confirmation is the thumbprint of its key.
@@ -42,6 +42,6 @@ struct IntrospectionEndpoint: Sendable {
     }
 
     private func unixTime(_ instant: Duration) -> Int {
-        Int(clock.origin.addingTimeInterval(instant.seconds).timeIntervalSince1970)
+        Int(clock.date(at: instant).timeIntervalSince1970)
     }
 }

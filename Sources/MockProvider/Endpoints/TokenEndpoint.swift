@@ -247,7 +247,7 @@ struct TokenEndpoint: Sendable {
         if let issuedTokenType { members.append(("issued_token_type", .string(issuedTokenType))) }
         if let refresh = grant.refresh { members.append(("refresh_token", .string(refresh.value))) }
         // RFC 9449 §5: a bound access token is of type DPoP.
-        members.append(("token_type", .string(grant.access.boundKey == nil ? "Bearer" : "DPoP")))
+        members.append(("token_type", .string(grant.access.tokenType)))
         return .json(200, sortedMembers: members)
     }
 }

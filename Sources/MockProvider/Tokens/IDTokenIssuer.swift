@@ -100,6 +100,6 @@ struct IDTokenIssuer: Sendable {
     }
 
     private func unixTime(_ instant: Duration) -> Int {
-        Int(clock.origin.addingTimeInterval(instant.seconds).timeIntervalSince1970)
+        Int(clock.date(at: instant).timeIntervalSince1970)
     }
 }

@@ -31,6 +31,9 @@ public struct IssuedToken: Sendable, Equatable {
     /// `nil`: a bearer token.
     public var boundKey: String?
 
+    /// The `token_type` the token is issued with: `DPoP` when bound to a key (RFC 9449 §5), else `Bearer`.
+    public var tokenType: String { boundKey == nil ? "Bearer" : "DPoP" }
+
     public init(
         kind: Kind,
         server: Server = .provider,

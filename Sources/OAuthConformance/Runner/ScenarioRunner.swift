@@ -305,14 +305,8 @@ private struct StepExecution {
                         signedInBy: step.action.signsInTheClientsWay ? signIn : nil
                     )
                 )
-                if let reason = Self.unsupportedOperation(step, result, judgesEveryStep: judgesEveryStep) {
-                    // A way of signing in the profile declares is a promise, not a capability to probe.
-                    if step.action.signsInTheClientsWay, let signIn {
-                        return .fault(
-                            "\(label): the profile declares sign_in \(signIn.rawValue), and the client answered unsupported"
-                        )
-                    }
-                    return .unsupported("\(label): \(reason)")
+                if let stop = unsupportedOperation(step, result, label: label, judgesEveryStep: judgesEveryStep) {
+                    return stop
                 }
             case .failure(let problem):
                 if let token = problem.unissued { return .preconditionUnmet(step: label, token: token) }
@@ -330,8 +324,15 @@ private struct StepExecution {
     /// the password grant, without a userinfo call): a step that is judged (it states an outcome,
     /// the scenario expects every step to succeed, or it is a login every later step builds on)
     /// cannot be judged on this client, which is a skip, not a failure; an unjudged step, there
-    /// only to give the client a chance to misuse what it holds, is passed over.
-    private static func unsupportedOperation(_ step: Step, _ result: StepResult, judgesEveryStep: Bool) -> String? {
+    /// only to give the client a chance to misuse what it holds, is passed over. A way of signing
+    /// in the profile declares is a promise, not a capability to probe: answered unsupported, it is
+    /// a fault.
+    private func unsupportedOperation(
+        _ step: Step,
+        _ result: StepResult,
+        label: String,
+        judgesEveryStep: Bool
+    ) -> EarlyStop? {
         guard
             let failure = result.clientOutcomes.lazy.compactMap(\.failure).first(where: { $0.category == .unsupported })
         else { return nil }
@@ -345,12 +346,16 @@ private struct StepExecution {
         if case .login(let grant) = operation {
             lacking = "the \(grant.rawValue) grant"
         } else if operation == .signInAsTheClientDoes {
-            lacking = "its own sign-in"
+            return .fault(
+                "\(label): the profile declares sign_in \(signIn?.rawValue ?? "…"), and the client answered unsupported: \(failure.message)"
+            )
         } else {
             guard judgesEveryStep || step.expectedOutcome != nil else { return nil }
             lacking = operation.text
         }
-        return "the client does not support \(lacking) (it answered unsupported: \(failure.message))"
+        return .unsupported(
+            "\(label): the client does not support \(lacking) (it answered unsupported: \(failure.message))"
+        )
     }
 
     private func perform(_ action: StepAction) async -> Result<StepResult, StepProblem> {
@@ -468,9 +473,9 @@ private struct StepExecution {
         let issued = provider.issueSavedSession()
         return SavedSession(
             accessToken: issued.access.value,
-            tokenType: issued.access.boundKey == nil ? "Bearer" : "DPoP",
+            tokenType: issued.access.tokenType,
             refreshToken: issued.refresh?.value,
-            expiresAt: issued.access.expiresAt.map { provider.clock.origin.addingTimeInterval($0.seconds) },
+            expiresAt: issued.access.expiresAt.map(provider.clock.date(at:)),
             scope: nil
         )
     }
