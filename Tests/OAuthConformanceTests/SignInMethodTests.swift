@@ -159,6 +159,17 @@ struct SignInMethodTests {
         let confidential = await ScenarioRunner().run(scenario, with: ReferenceClientFactory())
         #expect(confidential.verdict == .passed)
     }
+
+    @Test("a client that declares a way of signing in and answers it unsupported is an error, not a skip")
+    func declaredMethodAnsweredUnsupported() async throws {
+        let scenario = try #require(Self.builtInSuite.first { $0.id == "retry/401-storm-bounded" })
+        let result = await ScenarioRunner().run(scenario, with: UnsupportedEverythingFactory(signingInBy: .tokens))
+        guard case .error(let problem) = result.verdict else {
+            Issue.record("\(result.verdict)")
+            return
+        }
+        #expect(problem.hasPrefix("step 1 (sign_in any): the profile declares sign_in tokens"), "\(problem)")
+    }
 }
 
 extension ClientOperation {
@@ -171,4 +182,28 @@ extension ClientOperation {
         case .request, .restart, .userinfo, .exchange, .signInAsTheClientDoes: false
         }
     }
+}
+
+/// A client that implements nothing, declaring one way of signing in.
+private struct UnsupportedEverythingFactory: ClientFactory {
+    let signingInBy: SignInMethod
+
+    var profile: ClientProfile {
+        ClientProfile(
+            name: "unsupported",
+            version: "1",
+            capabilities: [],
+            signInMethods: [signingInBy],
+            refreshWindow: nil
+        )
+    }
+
+    func makeClient(for environment: ClientEnvironment) async throws -> any ClientUnderTest {
+        UnsupportedEverythingClient()
+    }
+}
+
+private struct UnsupportedEverythingClient: ClientUnderTest {
+    func perform(_ call: ClientCall) async -> ClientAnswer { call.unsupported }
+    func shutdown() async {}
 }
