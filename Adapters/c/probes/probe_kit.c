@@ -113,7 +113,9 @@ const char * probe_url(const char * path) {
 }
 
 const char * probe_header(const struct probe_request * request, const char * name) {
-  static char value[4096];
+  static char values[8][4096];
+  static int next = 0;
+  char * value = values[next++ % 8];
   const char * line = request->headers;
   size_t name_length = strlen(name);
   while ((line = strstr(line, "\r\n")) != NULL) {
@@ -123,7 +125,7 @@ const char * probe_header(const struct probe_request * request, const char * nam
       while (*start == ' ') {
         start++;
       }
-      snprintf(value, sizeof(value), "%.*s", (int)(end != NULL ? end - start : (long)strlen(start)), start);
+      snprintf(value, sizeof(values[0]), "%.*s", (int)(end != NULL ? end - start : (long)strlen(start)), start);
       return value;
     }
   }
@@ -131,7 +133,9 @@ const char * probe_header(const struct probe_request * request, const char * nam
 }
 
 const char * probe_form(const struct probe_request * request, const char * name) {
-  static char value[8192];
+  static char values[8][4096];
+  static int next = 0;
+  char * value = values[next++ % 8];
   char * copy, * pair, * save = NULL;
   const char * found = NULL;
   if (request->body == NULL) {
@@ -142,7 +146,7 @@ const char * probe_form(const struct probe_request * request, const char * name)
     char * equals = strchr(pair, '=');
     if (equals != NULL && (size_t)(equals - pair) == strlen(name) && strncmp(pair, name, strlen(name)) == 0) {
       size_t out = 0;
-      for (char * in = equals + 1; *in != '\0' && out < sizeof(value) - 1; in++) {
+      for (char * in = equals + 1; *in != '\0' && out < sizeof(values[0]) - 1; in++) {
         if (*in == '%' && isxdigit((unsigned char)in[1]) && isxdigit((unsigned char)in[2])) {
           char hex[3] = {in[1], in[2], 0};
           value[out++] = (char)strtol(hex, NULL, 16);
@@ -221,12 +225,16 @@ const char * probe_discovery(void) {
 }
 
 char * probe_id_token(json_t * claims) {
+  return probe_id_token_with_kid(claims, "k1");
+}
+
+char * probe_id_token_with_kid(json_t * claims, const char * kid) {
   jwt_t * jwt;
   char * token;
   r_jwt_init(&jwt);
   r_jwt_set_full_claims_json_t(jwt, claims);
   r_jwt_set_sign_alg(jwt, R_JWA_ALG_RS256);
-  r_jwt_set_header_str_value(jwt, "kid", "k1");
+  r_jwt_set_header_str_value(jwt, "kid", kid);
   token = r_jwt_serialize_signed(jwt, provider_private_key, 0);
   r_jwt_free(jwt);
   return token;

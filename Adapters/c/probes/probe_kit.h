@@ -28,9 +28,9 @@ int probe_serve(probe_handler handler);
 /* http://127.0.0.1:PORT + path, in a static buffer per call (up to 8 kept). */
 const char * probe_url(const char * path);
 
-/* A header of the request (case-insensitive name), copied to a static buffer, or NULL. */
+/* A header of the request (case-insensitive name), copied to a static buffer (8 kept), or NULL. */
 const char * probe_header(const struct probe_request * request, const char * name);
-/* A form field of the request body, decoded, copied to a static buffer, or NULL. */
+/* A form field of the request body, decoded, copied to a static buffer (8 kept), or NULL. */
 const char * probe_form(const struct probe_request * request, const char * name);
 /* A string claim of a compact JWT's payload, copied to a static buffer, or NULL. */
 const char * probe_jwt_claim(const char * jwt, const char * claim);
@@ -45,6 +45,8 @@ const char * probe_jwks(void);
 const char * probe_discovery(void);
 /* An ID token signed RS256 by the provider's key with these claims (a JSON object). */
 char * probe_id_token(json_t * claims);
+/* The same, its header naming kid (signed by the provider's key all the same). */
+char * probe_id_token_with_kid(json_t * claims, const char * kid);
 
 /* Prints "confirmed: claim" and exits 0 when holds, else "not confirmed: observed" and exits 1. */
 void probe_verdict(int holds, const char * claim, const char * observed);
