@@ -196,3 +196,91 @@ def in_threads(function, count, timeout=10):
     for thread in threads:
         thread.join(timeout)
     return results
+
+
+# The authorization code flow, as each library's documentation runs it: build the authorization
+# URL (state and PKCE by the library), then hand the redirect the browser came back with to the
+# library, which redeems the code.
+
+REDIRECT_URI = "http://127.0.0.1/callback"
+
+
+def code_flow(library, server, issuer=None):
+    return {"requests-oauthlib": RequestsOAuthlibCodeFlow, "authlib": AuthlibCodeFlow, "authlib-async": AuthlibAsyncCodeFlow,
+            "requests-oauth2client": RequestsOAuth2ClientCodeFlow}[library](server, issuer)
+
+
+class RequestsOAuthlibCodeFlow:
+    def __init__(self, server, issuer):
+        from oauthlib.oauth2 import WebApplicationClient
+        from requests_oauthlib import OAuth2Session
+
+        self.server = server
+        self.session = OAuth2Session(client=WebApplicationClient(client_id=CLIENT_ID), redirect_uri=REDIRECT_URI, pkce="S256")
+
+    def authorization_url(self):
+        url, self.state = self.session.authorization_url(self.server.to("/authorize"))
+        return url, self.state
+
+    def redeem(self, redirect_url):
+        # fetch_token checks the state authorization_url kept and raises the redirect's error.
+        return self.session.fetch_token(self.server.to("/token"), authorization_response=redirect_url,
+                                        client_secret=CLIENT_SECRET, timeout=5)
+
+
+class AuthlibCodeFlow:
+    def __init__(self, server, issuer):
+        from authlib.integrations.requests_client import OAuth2Session
+
+        self.server = server
+        self.session = OAuth2Session(CLIENT_ID, CLIENT_SECRET, token_endpoint=server.to("/token"), redirect_uri=REDIRECT_URI,
+                                     code_challenge_method="S256")
+        self.session.default_timeout = 5
+
+    def authorization_url(self):
+        import secrets
+
+        self.code_verifier = secrets.token_urlsafe(48)
+        url, self.state = self.session.create_authorization_url(self.server.to("/authorize"), code_verifier=self.code_verifier)
+        return url, self.state
+
+    def redeem(self, redirect_url):
+        # authlib compares the state only when the application hands it back, as its docs do.
+        return self.session.fetch_token(authorization_response=redirect_url, state=self.state, code_verifier=self.code_verifier)
+
+
+class AuthlibAsyncCodeFlow(AuthlibCodeFlow):
+    def __init__(self, server, issuer):
+        from authlib.integrations.httpx_client import AsyncOAuth2Client
+
+        self.server = server
+        self.loop = asyncio.new_event_loop()
+
+        async def make():
+            return AsyncOAuth2Client(CLIENT_ID, CLIENT_SECRET, token_endpoint=server.to("/token"), redirect_uri=REDIRECT_URI,
+                                     code_challenge_method="S256", timeout=5)
+
+        self.session = self.loop.run_until_complete(make())
+
+    def redeem(self, redirect_url):
+        return self.loop.run_until_complete(
+            self.session.fetch_token(authorization_response=redirect_url, state=self.state, code_verifier=self.code_verifier))
+
+
+class RequestsOAuth2ClientCodeFlow:
+    def __init__(self, server, issuer):
+        from requests_oauth2client import OAuth2Client
+
+        self.server = server
+        # The README's RFC 9207 setup: the issuer, and the provider's advertised support.
+        self.client = OAuth2Client(token_endpoint=server.to("/token"), authorization_endpoint=server.to("/authorize"),
+                                   redirect_uri=REDIRECT_URI, client_id=CLIENT_ID, client_secret=CLIENT_SECRET,
+                                   issuer=issuer, authorization_response_iss_parameter_supported=True, testing=True)
+
+    def authorization_url(self):
+        self.request = self.client.authorization_request(scope=None)
+        return str(self.request.uri), self.request.state
+
+    def redeem(self, redirect_url):
+        # validate_callback checks state (and iss) and raises the redirect's error.
+        return self.client.authorization_code(self.request.validate_callback(redirect_url))
