@@ -191,7 +191,8 @@ def outcome(function, *args, **kwargs):
     try:
         result = function(*args, **kwargs)
     except Exception as exception:
-        print(f"  <- raised {type(exception).__module__}.{type(exception).__name__}: {str(exception)[:200]}", flush=True)
+        message = " ".join(str(exception).split())[:200]
+        print(f"  <- raised {type(exception).__module__}.{type(exception).__name__}: {message}", flush=True)
         return None, exception
     shown = f"HTTP {result.status_code}" if hasattr(result, "status_code") else repr(result)[:200]
     print(f"  <- returned {shown}", flush=True)
@@ -201,6 +202,7 @@ def outcome(function, *args, **kwargs):
 def verdict(confirmed, claim, otherwise):
     """The probe's last line and exit status: `confirmed: <claim>` (0) or `not confirmed: …` (1)."""
     sys.stdout.flush()
+    claim, otherwise = " ".join(claim.split()), " ".join(otherwise.split())  # one line, whatever a message held
     if confirmed:
         print(f"confirmed: {claim}", flush=True)
         sys.exit(0)
