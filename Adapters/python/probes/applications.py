@@ -23,6 +23,9 @@ from datetime import datetime, timezone
 
 os.environ.setdefault("OAUTHLIB_INSECURE_TRANSPORT", "1")  # the throwaway server is plain HTTP on loopback
 # authlib 1.9 warns at import that its httpx integration moves to httpx2; not what a probe judges.
+# authlib.deprecate installs an "always" filter for its warnings on import; this one goes in front.
+import authlib.deprecate  # noqa: E402,F401
+
 warnings.filterwarnings("ignore", message="The httpx module is deprecated")
 
 CLIENT_ID, CLIENT_SECRET = "probe-client", "probe-secret"

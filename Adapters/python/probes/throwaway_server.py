@@ -14,6 +14,11 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
+# The throwaway server is on loopback: no proxy of the machine's may stand in between (requests
+# and httpx both read these).
+for name in ("NO_PROXY", "no_proxy"):
+    os.environ[name] = "127.0.0.1,localhost"
+
 # No probe waits long for anything: a library call that would block on a socket fails instead
 # (urllib3 and httpx take their own timeouts; this covers anything that takes none).
 socket.setdefaulttimeout(5)
