@@ -28,7 +28,7 @@ import authlib.deprecate  # noqa: E402,F401
 
 warnings.filterwarnings("ignore", message="The httpx module is deprecated")
 
-CLIENT_ID, CLIENT_SECRET = "probe-client", "probe-secret"
+CLIENT_ID, CLIENT_SECRET = "probe-client", "probe-client-secret-0123456789"  # 30 bytes: long enough an HS256 key
 USERNAME, PASSWORD = "alice", "alice-password"
 LIBRARIES = ("requests-oauthlib", "authlib", "authlib-async", "requests-oauth2client")
 
