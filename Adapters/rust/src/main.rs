@@ -103,7 +103,13 @@ impl Adapter {
             None => return fault(format!("{} without now", op)),
         };
         match op {
-            "advance" | "end" => ok(), // no timers: the next message's `now` is the new time
+            "advance" => ok(), // no timers: the next message's `now` is the new time
+            "end" => {
+                // The provider is about to stop: drop the clients and their pooled connections.
+                self.device = None;
+                self.app = None;
+                ok()
+            }
             "tokens" => json!({"ok": true, "tokens": app.session().map(|session| json!({
                 "access_token": session.access_token,
                 "refresh_token": session.refresh_token,

@@ -10,6 +10,8 @@ use oauth2::basic::BasicTokenResponse;
 use oauth2::TokenResponse;
 use serde::{Deserialize, Serialize};
 
+pub const REFRESH_LEEWAY: f64 = 60.0;
+
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Session {
     pub grant: String,
@@ -36,10 +38,11 @@ impl Session {
         }
     }
 
-    /// Expired once its expiry is reached on the application's clock: the refresh decision the
-    /// application makes, since the library makes none.
+    /// Taken as expired once less than `REFRESH_LEEWAY` seconds are left on the application's
+    /// clock: the refresh decision the application makes, since the library makes none. The
+    /// leeway is the usual minute, so that a token is not sent in its last seconds.
     pub fn expired(&self, now: f64) -> bool {
-        matches!(self.expires_at, Some(at) if at <= now)
+        matches!(self.expires_at, Some(at) if at - REFRESH_LEEWAY <= now)
     }
 }
 
