@@ -10,7 +10,7 @@ use oauth2::basic::BasicTokenResponse;
 use oauth2::TokenResponse;
 use serde::{Deserialize, Serialize};
 
-pub const REFRESH_LEEWAY: f64 = 60.0;
+pub const REFRESH_LEEWAY: f64 = 10.0;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Session {
@@ -40,7 +40,7 @@ impl Session {
 
     /// Taken as expired once less than `REFRESH_LEEWAY` seconds are left on the application's
     /// clock: the refresh decision the application makes, since the library makes none. The
-    /// leeway is the usual minute, so that a token is not sent in its last seconds.
+    /// leeway keeps a token from being sent in its last seconds, while the request is in flight.
     pub fn expired(&self, now: f64) -> bool {
         matches!(self.expires_at, Some(at) if at - REFRESH_LEEWAY <= now)
     }
