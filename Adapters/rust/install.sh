@@ -47,7 +47,7 @@ fi
 
 echo "Adapters/rust/install.sh: building ${binaries[*]} with $(/usr/bin/rustc --version)" >&2
 # Debian's cargo, never a rustup one earlier on PATH; offline, against the vendored registry.
-/usr/bin/cargo build --release --offline --locked --bins >&2
+/usr/bin/cargo build --release --offline --bins >&2
 mkdir -p bin
 for binary in "${binaries[@]}"; do
   cp "target/release/$(basename "$binary")" "$binary"

@@ -71,8 +71,10 @@ pub fn chain(error: &dyn std::error::Error) -> String {
 /// A transport failure of reqwest: `tls` when the handshake refused the certificate, else
 /// `transient` (refused or dropped connection, timeout).
 pub fn transport_category(error: &dyn std::error::Error) -> &'static str {
+    // OpenSSL's words for a refused handshake, as native-tls passes them on through reqwest
+    // ("error:0A000086:SSL routines:…:certificate verify failed").
     let words = chain(error).to_lowercase();
-    if words.contains("certificate") || words.contains("ssl") || words.contains("tls") {
+    if words.contains("certificate") || words.contains("ssl routines") || words.contains("handshake") {
         "tls"
     } else {
         "transient"
