@@ -32,6 +32,17 @@ check_version() { # package, the version the adapter and its profile were checke
 check_version golang-golang-x-oauth2-dev 0.3.0
 check_version golang-github-coreos-go-oidc-dev 2.1.0
 
+# The probes of the profile's claims (probes/: one program, a case per claim, Adapters/go/README.md),
+# built the same way, offline, and only when one of its sources or the library's is newer.
+probes=bin/probes/x-oauth2-probe
+if [ ! -x "$probes" ] || [ -n "$(find probes /usr/share/gocode/src/golang.org/x/oauth2 \
+  /usr/share/gocode/src/github.com/coreos/go-oidc /usr/share/gocode/src/gopkg.in/square/go-jose.v2 \
+  -newer "$probes" -name '*.go' -print -quit)" ]; then
+  echo "Adapters/go/install.sh: building $probes" >&2
+  (export GO111MODULE=off GOPATH=/usr/share/gocode GOCACHE="$PWD/.gocache" GOFLAGS= CGO_ENABLED=0
+    go vet ./probes >&2 && go build -o "$probes" ./probes)
+fi
+
 binary=bin/x-oauth2-adapter
 libraries=(/usr/share/gocode/src/golang.org/x/oauth2 /usr/share/gocode/src/github.com/coreos/go-oidc
   /usr/share/gocode/src/gopkg.in/square/go-jose.v2)
