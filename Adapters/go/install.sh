@@ -32,21 +32,11 @@ check_version() { # package, the version the adapter and its profile were checke
 check_version golang-golang-x-oauth2-dev 0.3.0
 check_version golang-github-coreos-go-oidc-dev 2.1.0
 
-# The probes of the profile's claims (probes/: one program, a case per claim, Adapters/go/README.md),
-# built the same way, offline, and only when one of its sources or the library's is newer.
-probes=bin/probes/x-oauth2-probe
-if [ ! -x "$probes" ] || [ -n "$(find probes /usr/share/gocode/src/golang.org/x/oauth2 \
-  /usr/share/gocode/src/github.com/coreos/go-oidc /usr/share/gocode/src/gopkg.in/square/go-jose.v2 \
-  -newer "$probes" -name '*.go' -print -quit)" ]; then
-  echo "Adapters/go/install.sh: building $probes" >&2
-  (export GO111MODULE=off GOPATH=/usr/share/gocode GOCACHE="$PWD/.gocache" GOFLAGS= CGO_ENABLED=0
-    go vet ./probes >&2 && go build -o "$probes" ./probes)
-fi
-
 binary=bin/x-oauth2-adapter
 libraries=(/usr/share/gocode/src/golang.org/x/oauth2 /usr/share/gocode/src/github.com/coreos/go-oidc
   /usr/share/gocode/src/gopkg.in/square/go-jose.v2)
-if [ -x "$binary" ] && [ -z "$(find ./*.go "${libraries[@]}" -newer "$binary" -name '*.go' -print -quit)" ]; then
+probes=(probes/*/)
+if [ -x "$binary" ] && [ -z "$(find ./*.go "${probes[@]}" "${libraries[@]}" -newer "$binary" -name '*.go' -print -quit)" ]; then
   exit 0
 fi
 
@@ -55,4 +45,10 @@ export GO111MODULE=off GOPATH=/usr/share/gocode GOCACHE="$PWD/.gocache" GOFLAGS=
 # The adapter's own unit test (the clock-frame conversion every verdict rests on), before the
 # binary is put in place, so a failing conversion never reaches a suite run.
 go test . >&2
+# The probes (probes/NAME/main.go, one program each: docs' probe rule) become bin/probe-NAME,
+# built before the adapter so that the adapter's binary stays the newest file.
+for probe in "${probes[@]}"; do
+  name=$(basename "$probe")
+  go build -o "bin/probe-${name//_/-}" "./$probe"
+done
 go build -o "$binary" .

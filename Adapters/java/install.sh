@@ -36,30 +36,8 @@ classpath=""
 for jar in "${CLASSPATH_JARS[@]}"; do classpath="$classpath:$JARS/$jar"; done
 classpath="${classpath#:}"
 
-# The probes of the profile's claims (probes/*.java: one program, a case per claim, README.md),
-# compiled into probes/build/ with their launcher probes/build/probe and, for the HTTPS case, a
-# certificate for 127.0.0.1 made offline by keytool; only when a probe source (or this script)
-# is newer than the launcher.
-if [ ! -x probes/build/probe ] || [ -n "$(find probes -maxdepth 1 -name '*.java' -newer probes/build/probe -print -quit)" ] \
-  || [ install.sh -nt probes/build/probe ]; then
-  echo "Adapters/java/install.sh: compiling the probes into Adapters/java/probes/build" >&2
-  rm -rf probes/build
-  mkdir -p probes/build/classes
-  javac -encoding UTF-8 --release 17 -Xlint:all,-serial -d probes/build/classes -cp "$classpath" probes/*.java
-  keytool -genkeypair -keystore probes/build/tls.p12 -storetype PKCS12 -storepass probe-pass -alias probe \
-    -keyalg RSA -keysize 2048 -dname CN=127.0.0.1 -ext san=ip:127.0.0.1 -validity 3650 >/dev/null 2>&1
-  cat > probes/build/probe.tmp <<LAUNCHER
-#!/bin/sh
-# Written by Adapters/java/install.sh; runs one probe case: probe <case> (no case: the list).
-exec java -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss512k -Xmx256m -Dprobe.tls="\$(dirname "\$0")/tls.p12" \\
-  -cp "\$(dirname "\$0")/classes:$classpath" probes.Probe "\$@"
-LAUNCHER
-  chmod +x probes/build/probe.tmp
-  mv probes/build/probe.tmp probes/build/probe
-fi
-
 # Up to date: the launcher exists and no source (nor this script) is newer than it.
-if [ -x build/run ] && [ -z "$(find src install.sh -newer build/run -print -quit)" ]; then
+if [ -x build/run ] && [ -z "$(find src probes install.sh -newer build/run -print -quit)" ]; then
   exit 0
 fi
 
@@ -67,6 +45,20 @@ echo "Adapters/java/install.sh: compiling the adapter into Adapters/java/build" 
 rm -rf build
 mkdir -p build/classes
 javac -encoding UTF-8 --release 17 -Xlint:all,-serial -d build/classes -cp "$classpath" $(find src -name '*.java')
+
+# The probes (probes/*.java, one standalone program each, no adapter code), and their launcher:
+# build/probe CLASS runs one of them against the library's jars.
+mkdir -p build/probes
+javac -encoding UTF-8 --release 17 -Xlint:all,-serial -d build/probes -cp "$classpath" probes/*.java
+# The HTTPS probe's certificate for 127.0.0.1 (probes/Redirects.java), made offline.
+keytool -genkeypair -keystore build/probes/tls.p12 -storetype PKCS12 -storepass probe-pass -alias probe \
+  -keyalg RSA -keysize 2048 -dname CN=127.0.0.1 -ext san=ip:127.0.0.1 -validity 3650 >/dev/null 2>&1
+cat > build/probe <<LAUNCHER
+#!/bin/sh
+# Written by Adapters/java/install.sh; runs the probe named by its first argument.
+exec java -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xmx128m -cp "\$(dirname "\$0")/probes:$classpath" "\$@"
+LAUNCHER
+chmod +x build/probe
 
 # The launcher. One JVM serves a whole run, so start-up is paid once; the small heap and the
 # client compiler keep that start short.

@@ -14,7 +14,7 @@ import java.util.concurrent.Callable;
  * surfaced, and ends with "confirmed: <claim>" (exit 0) when the library does what the claim
  * says, or "not confirmed: <what happened>" (exit 1).
  *
- * <pre>probes/build/probe &lt;case&gt;     (no case: the list)</pre>
+ * <pre>build/probe probes.Probe &lt;case&gt;     (no case: the list)</pre>
  *
  * The cases are grouped by cause, a class each: {@link NoAccessToken} (a Credential without an
  * access token sends the call bare), {@link TokenResponses} (what a token response is read as),
@@ -43,7 +43,7 @@ public final class Probe {
         OpenId.register();
         Case chosen = args.length == 1 ? CASES.get(args[0]) : null;
         if (chosen == null) {
-            System.err.println("usage: probe <case>\ncases:\n  " + String.join("\n  ", CASES.keySet()));
+            System.err.println("usage: build/probe probes.Probe <case>\ncases:\n  " + String.join("\n  ", CASES.keySet()));
             System.exit(2);
         }
         Thread watchdog = new Thread(() -> {

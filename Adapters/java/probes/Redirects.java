@@ -3,6 +3,7 @@ package probes;
 import com.google.api.client.http.javanet.NetHttpTransport;
 import java.io.FileInputStream;
 import java.io.InputStream;
+import java.nio.file.Path;
 import java.security.KeyStore;
 import java.util.List;
 import javax.net.ssl.KeyManagerFactory;
@@ -31,10 +32,14 @@ final class Redirects {
                 Redirects::tokenEndpointRedirect);
     }
 
-    /** The probe's certificate for 127.0.0.1 (install.sh makes it with keytool), as server key and client trust. */
+    /**
+     * The probe's certificate for 127.0.0.1, as server key and client trust: install.sh makes it
+     * with keytool beside the compiled probes (build/probes/tls.p12).
+     */
     private static KeyStore keyStore() throws Exception {
+        Path file = Path.of(Redirects.class.getProtectionDomain().getCodeSource().getLocation().toURI()).resolve("tls.p12");
         KeyStore store = KeyStore.getInstance("PKCS12");
-        try (InputStream in = new FileInputStream(System.getProperty("probe.tls"))) {
+        try (InputStream in = new FileInputStream(file.toFile())) {
             store.load(in, "probe-pass".toCharArray());
         }
         return store;

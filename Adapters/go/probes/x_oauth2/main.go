@@ -5,7 +5,7 @@
 // "confirmed: <claim>" (exit 0) when the library does what the claim says, or
 // "not confirmed: <what happened>" (exit 1).
 //
-//	bin/probes/x-oauth2-probe <case>     (bin/probes/x-oauth2-probe with no case lists them)
+//	bin/probe-x-oauth2 <case>     (with no case: the list)
 //
 // The cases are grouped by cause, one file each: token_errors.go (how a refused or unreadable
 // token response surfaces, and AuthStyleAutoDetect's second request), refresh.go (what the

@@ -7,6 +7,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -239,6 +240,34 @@ func (a *application) signIn() (*oauth2.Token, error) {
 		say("application: PasswordCredentialsToken returned a token: %s", describeToken(token))
 	}
 	return token, err
+}
+
+// signInWithCode is the code flow as the package's example writes it (ExampleConfig:
+// AuthCodeURL, the user's visit, Exchange with the code of the redirect, its state checked as
+// the documentation asks). The provider must answer /authorize (codeFlow).
+func (a *application) signInWithCode() (*oauth2.Token, error) {
+	state := "state-1"
+	say("application: config.AuthCodeURL(%q)", state)
+	back, err := authorize(a.config.AuthCodeURL(state))
+	if err != nil {
+		return nil, err
+	}
+	if back.Get("state") != state {
+		return nil, errors.New("state mismatch")
+	}
+	say("application: config.Exchange(ctx, %q)", back.Get("code"))
+	token, err := a.config.Exchange(a.ctx, back.Get("code"))
+	if err != nil {
+		say("application: Exchange returned %s", describeError(err))
+	} else {
+		say("application: Exchange returned a token: %s", describeToken(token))
+	}
+	return token, err
+}
+
+// codeFlow gives p an authorization endpoint that sends the browser back with code-1.
+func codeFlow(p *provider) {
+	p.handle("/authorize", redirectWith(url.Values{"code": {"code-1"}}))
 }
 
 // call is the application calling the resource through the library's *http.Client

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"reflect"
 	"strings"
+	"sync"
 
 	"golang.org/x/oauth2"
 )
@@ -22,33 +23,33 @@ var sectionFiveTwo = []string{"invalid_request", "invalid_client", "invalid_gran
 
 func init() {
 	register("token-error-surfaced",
-		"a password grant refused with each RFC 6749 §5.2 code fails with *oauth2.RetrieveError, which has only Response and Body, the code only in its Error() text, and AuthStyleAutoDetect sends the refused grant a second time with client_secret in the form",
+		"a code redemption refused with each RFC 6749 §5.2 code fails with *oauth2.RetrieveError, which has only Response and Body, the code only in its Error() text, and AuthStyleAutoDetect sends the refused redemption a second time with client_secret in the form",
 		tokenErrorSurfaced)
 	register("refresh-error-surfaced",
 		"a refresh refused with each RFC 6749 §5.2 code reaches the application as *oauth2.RetrieveError, which has only Response and Body, the code only in its Error() text",
 		refreshErrorSurfaced)
 	register("error-body-with-200-login",
-		`a 200 answer with an error body fails the password grant as "oauth2: server response missing access_token", without the code, and AuthStyleAutoDetect sends the grant a second time`,
+		`a 200 answer with an error body fails the code's redemption as "oauth2: server response missing access_token", without the code, and AuthStyleAutoDetect sends the redemption a second time`,
 		func() []string {
 			return unreadableSignIn(`{"error":"invalid_grant","error_description":"wrong username or password"}`,
-				"oauth2: server response missing access_token", "invalid_grant")
+				"oauth2: server response missing access_token", "invalid_grant", false)
 		})
 	register("truncated-token-response",
-		"a token response cut off in its JSON fails the password grant (unexpected end of JSON input), and AuthStyleAutoDetect first sends the grant a second time",
+		"a token response cut off in its JSON fails the code's redemption (unexpected end of JSON input), and AuthStyleAutoDetect sends the redemption a second time with client_secret in the form; a provider whose codes are single-use refuses that one (invalid_grant), and the sign-in fails with it",
 		func() []string {
-			return unreadableSignIn(`{"access_token":"at-1","t`, "unexpected end of JSON input", "")
+			return unreadableSignIn(`{"access_token":"at-1","t`, "unexpected end of JSON input", "", true)
 		})
 	register("expires-in-soon",
-		`expires_in "soon" fails the whole password grant (json: invalid number literal ... into Number), sent twice by AuthStyleAutoDetect, and the application gets no token`,
+		`expires_in "soon" fails the whole token response (json: invalid number literal ... into Number), and AuthStyleAutoDetect sends the code's redemption a second time; a provider whose codes are single-use refuses that one (invalid_grant), and the application gets no token`,
 		func() []string {
 			return unreadableSignIn(`{"access_token":"at-1","token_type":"Bearer","refresh_token":"rt-1","expires_in":"soon"}`,
-				"invalid number literal", "")
+				"invalid number literal", "", true)
 		})
 	register("expires-in-fraction",
-		`expires_in 7199.5 fails the whole password grant (strconv.ParseInt: parsing "7199.5": invalid syntax), sent twice by AuthStyleAutoDetect, and the application gets no token`,
+		`expires_in 7199.5 fails the whole token response (strconv.ParseInt: parsing "7199.5": invalid syntax), and AuthStyleAutoDetect sends the code's redemption a second time; a provider whose codes are single-use refuses that one (invalid_grant), and the application gets no token`,
 		func() []string {
 			return unreadableSignIn(`{"access_token":"at-1","token_type":"Bearer","refresh_token":"rt-1","expires_in":7199.5}`,
-				`strconv.ParseInt: parsing "7199.5": invalid syntax`, "")
+				`strconv.ParseInt: parsing "7199.5": invalid syntax`, "", true)
 		})
 }
 
@@ -110,13 +111,14 @@ func tokenErrorSurfaced() []string {
 	for _, code := range sectionFiveTwo {
 		say("-- the token endpoint refuses every request with %s", code)
 		p := newProvider("provider")
+		codeFlow(p)
 		p.handle("/token", func(w http.ResponseWriter, r *http.Request) { oauthError(w, code) })
-		token, err := newApplication(p).signIn()
+		token, err := newApplication(p).signInWithCode()
 		c.expect(token == nil && err != nil, "the sign-in failed")
 		if err != nil {
 			expectRetrieveError(&c, err, code)
 		}
-		expectAutoDetectResend(&c, p, "password")
+		expectAutoDetectResend(&c, p, "authorization_code")
 	}
 	return c
 }
@@ -167,20 +169,50 @@ func refreshErrorSurfaced() []string {
 	return c
 }
 
-// unreadableSignIn answers every token request with status 200 and body, and checks that the
-// password grant fails with an error whose text has want and not absent, after
-// AuthStyleAutoDetect's second request.
-func unreadableSignIn(body, want, absent string) []string {
+// unreadableSignIn answers the code's redemption with status 200 and body, and checks that the
+// sign-in fails with an error whose text has want (and not absent), after AuthStyleAutoDetect's
+// second request. With singleUse, it does so twice: first with a provider that answers every
+// request alike (what the library makes of body), then with one whose codes are single-use, as
+// the harness's provider is: having issued tokens for code-1, it refuses the retry.
+func unreadableSignIn(body, want, absent string, singleUse bool) []string {
 	var c checks
-	p := newProvider("provider")
-	p.handle("/token", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprint(w, body)
-	})
-	say("-- the token endpoint answers 200 with %s", body)
-	token, err := newApplication(p).signIn()
-	c.expect(token == nil && err != nil, "the sign-in failed and the application has no token")
-	if err != nil {
+	for _, refusesReuse := range []bool{false, true} {
+		if refusesReuse && !singleUse {
+			break
+		}
+		p := newProvider("provider")
+		codeFlow(p)
+		var mu sync.Mutex
+		redeemed := false
+		p.handle("/token", func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			reused := redeemed && refusesReuse
+			redeemed = true
+			mu.Unlock()
+			if reused {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusBadRequest)
+				fmt.Fprint(w, `{"error":"invalid_grant","error_description":"the authorization code was already used"}`)
+				return
+			}
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, body)
+		})
+		if refusesReuse {
+			say("-- the same, from a provider whose codes are single-use: it answered code-1 once")
+		} else {
+			say("-- the token endpoint answers 200 with %s", body)
+		}
+		token, err := newApplication(p).signInWithCode()
+		c.expect(token == nil && err != nil, "the sign-in failed and the application has no token")
+		expectAutoDetectResend(&c, p, "authorization_code")
+		if err == nil {
+			continue
+		}
+		if refusesReuse {
+			c.expect(strings.Contains(err.Error(), "already used"), "its error is the retry's invalid_grant (the code was already used)")
+			continue
+		}
 		c.expect(strings.Contains(err.Error(), want), "its error says %q", want)
 		if absent != "" {
 			c.expect(!strings.Contains(err.Error(), absent), "and not %q", absent)
@@ -188,6 +220,5 @@ func unreadableSignIn(body, want, absent string) []string {
 			c.expect(!errors.As(err, &retrieve), "it is not even a *oauth2.RetrieveError (it is %T)", err)
 		}
 	}
-	expectAutoDetectResend(&c, p, "password")
 	return c
 }
