@@ -50,6 +50,9 @@ javac -encoding UTF-8 --release 17 -Xlint:all,-serial -d build/classes -cp "$cla
 # build/probe CLASS runs one of them against the library's jars.
 mkdir -p build/probes
 javac -encoding UTF-8 --release 17 -Xlint:all,-serial -d build/probes -cp "$classpath" probes/*.java
+# The HTTPS probe's certificate for 127.0.0.1 (probes/Redirects.java), made offline.
+keytool -genkeypair -keystore build/probes/tls.p12 -storetype PKCS12 -storepass probe-pass -alias probe \
+  -keyalg RSA -keysize 2048 -dname CN=127.0.0.1 -ext san=ip:127.0.0.1 -validity 3650 >/dev/null 2>&1
 cat > build/probe <<LAUNCHER
 #!/bin/sh
 # Written by Adapters/java/install.sh; runs the probe named by its first argument.
