@@ -1,7 +1,7 @@
 """Each library as an application uses it by its own documentation, for the probes that judge
-what it does with the tokens of a password (or client_credentials) sign-in: sign in, call a
-resource, look at the token it holds. One class per library, each a handful of lines of the
-library's README; nothing of the harness or of the adapters.
+what it does with the tokens of a password (or client_credentials) sign-in, or of a saved session:
+sign in, call a resource, look at the token it holds. One class per library, each a handful of
+lines of the library's README; nothing of the harness or of the adapters.
 
   requests-oauthlib  OAuth2Session(client=LegacyApplicationClient, auto_refresh_url,
                      auto_refresh_kwargs, token_updater) and fetch_token (its "Refreshing tokens"
@@ -34,18 +34,22 @@ LIBRARIES = ("requests-oauthlib", "authlib", "authlib-async", "requests-oauth2cl
 
 
 def application(library, server, token=None, grant="password", **options):
+    """The library's application object. `grant` is the sign-in it will make: "password",
+    "client_credentials", or "tokens" (none: it only ever uses the saved `token`)."""
     return {"requests-oauthlib": RequestsOAuthlibApp, "authlib": AuthlibApp, "authlib-async": AuthlibAsyncApp,
             "requests-oauth2client": RequestsOAuth2ClientApp}[library](server, token, grant, **options)
 
 
 class RequestsOAuthlibApp:
     def __init__(self, server, token, grant, **options):
-        from oauthlib.oauth2 import BackendApplicationClient, LegacyApplicationClient
+        from oauthlib.oauth2 import BackendApplicationClient, LegacyApplicationClient, WebApplicationClient
         from requests_oauthlib import OAuth2Session
 
         self.server = server
         self.updates = []
-        client_class = BackendApplicationClient if grant == "client_credentials" else LegacyApplicationClient
+        # A saved session alone goes in the WebApplicationClient OAuth2Session makes when given none.
+        client_class = {"password": LegacyApplicationClient,
+                        "client_credentials": BackendApplicationClient}.get(grant, WebApplicationClient)
         self.session = OAuth2Session(
             client=client_class(client_id=CLIENT_ID),
             token=token,

@@ -4,38 +4,32 @@ of the token response (validate=True by default, requests_oauth2client/client.py
 member RFC 6749 §5.1 tells an OAuth client to ignore fails the sign-in: an unsigned ID token is
 refused with MismatchingIdTokenAlg (tokens.py:394-395, the client's default
 id_token_signed_response_alg is RS256, client.py:328) and no token reaches the application.
+The code flow is applications.py's, set up as the adapter's (issuer and RFC 9207 support).
 Run: .venv/bin/python probes/requests_oauth2client_code_flow_validates_any_id_token.py"""
 
-import sys
+from urllib.parse import urlencode
 
-sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from probe_server import ProbeServer, finish
-
-from requests_oauth2client import OAuth2Client
+from applications import REDIRECT_URI, code_flow
+from throwaway_server import Server, outcome, step, token_answer, verdict, watchdog
 
 UNSIGNED_ID_TOKEN = "eyJhbGciOiJub25lIn0.eyJzdWIiOiJhbGljZSJ9."  # {"alg":"none"}.{"sub":"alice"}
 
-with ProbeServer() as server:
-    server.code_response = {"access_token": "code-access-token", "token_type": "Bearer", "expires_in": 3600,
-                            "refresh_token": "code-refresh-token", "id_token": UNSIGNED_ID_TOKEN, "ext_expires_in": 7200}
-    client = OAuth2Client(token_endpoint=f"{server.base}/token", authorization_endpoint=f"{server.base}/authorize",
-                          redirect_uri="http://127.0.0.1/callback", client_id="probe-client", client_secret="probe-secret",
-                          testing=True)
-    request = client.authorization_request(scope=None)  # plain OAuth: no openid scope, so no nonce
-    print(f"  authorization request: {request.uri}")
-    # The user consented; the browser comes back with a code and the request's state.
-    response = request.validate_callback(f"http://127.0.0.1/callback?code=the-code&state={request.state}")
-    try:
-        token = client.authorization_code(response)
-        surfaced = f"a token: {token.access_token}"
-        refused = None
-    except Exception as exception:  # what the application sees
-        refused = exception
-        surfaced = f"{type(refused).__module__}.{type(refused).__qualname__}: {refused}"
-    print(f"  surfaced: {surfaced}")
-    redeemed = [r for r in server.token_requests() if r[2].get("grant_type") == "authorization_code"]
+watchdog()
+# The token response of errors/unknown-members-ignored: members RFC 6749 does not define among the usual ones.
+server = Server({"/token": lambda request: token_answer("at-1", 3600, "rt-1", id_token=UNSIGNED_ID_TOKEN,
+                                                        ext_expires_in=7200)}, name="provider")
+flow = code_flow("requests-oauth2client", server, issuer=server.url)
+url, state = flow.authorization_url()  # plain OAuth: no openid scope, so no nonce
+step(f"requests-oauth2client: authorization request {url}")
+# The user consented; the browser comes back with a code, the request's state and the issuer.
+redirect = f"{REDIRECT_URI}?{urlencode({'code': 'code-1', 'state': state, 'iss': server.url})}"
+step(f"the browser comes back to {redirect}; authorization_code(validate_callback(redirect))")
+_, raised = outcome(flow.redeem, redirect)
+redeemed = server.made("/token", grant_type="authorization_code")
 
-finish(bool(redeemed) and refused is not None and type(refused).__name__ == "MismatchingIdTokenAlg",
-       "authorization_code(AuthorizationResponse) of a code flow that asked no openid scope validates the response's unknown "
-       "id_token member and refuses the sign-in (MismatchingIdTokenAlg: alg none, RS256 expected) instead of ignoring it",
-       f"code redeemed: {bool(redeemed)}; surfaced: {surfaced}")
+surfaced = f"raised {type(raised).__module__}.{type(raised).__name__}: {raised}" if raised else "a token reached it"
+verdict(bool(redeemed) and type(raised).__name__ == "MismatchingIdTokenAlg",
+        "authorization_code(AuthorizationResponse) of a code flow that asked no openid scope validates the response's "
+        "unknown id_token member and refuses the sign-in (MismatchingIdTokenAlg: alg none, RS256 expected) instead of "
+        "ignoring it",
+        f"code redeemed: {bool(redeemed)}; the application: {surfaced}")
