@@ -28,6 +28,8 @@ import authlib.deprecate  # noqa: E402,F401
 
 warnings.filterwarnings("ignore", message="The httpx module is deprecated")
 
+from throwaway_server import outcome, step  # noqa: E402
+
 CLIENT_ID, CLIENT_SECRET = "probe-client", "probe-client-secret-0123456789"  # 30 bytes: long enough an HS256 key
 USERNAME, PASSWORD = "alice", "alice-password"
 LIBRARIES = ("requests-oauthlib", "authlib", "authlib-async", "requests-oauth2client")
@@ -182,6 +184,16 @@ class RequestsOAuth2ClientApp:
             return {}
         return {"access_token": token.access_token, "refresh_token": token.refresh_token,
                 "expires_at": token.expires_at.timestamp() if token.expires_at else None}
+
+
+def calls(app, times=2, when=""):
+    """`times` calls of the resource one after the other, as the application makes them, each
+    shown with what it returned or raised; the exceptions (None for a call that returned)."""
+    raised = []
+    for attempt in range(1, times + 1):
+        step(f"call {attempt}{when}: GET /resource")
+        raised.append(outcome(app.call)[1])
+    return raised
 
 
 def in_threads(function, count, timeout=10):

@@ -5,11 +5,10 @@ iss=https://attacker.example; its code and state are right. The probe's provider
 setting for it (requests-oauth2client: issuer and authorization_response_iss_parameter_supported).
 Several variants run one after the other."""
 
-import sys
 from urllib.parse import urlencode
 
 from applications import LIBRARIES, REDIRECT_URI, code_flow
-from throwaway_server import Server, outcome, step, token_answer, verdict, watchdog
+from throwaway_server import Server, outcome, step, token_answer, variants_argument, verdict_of_all, watchdog
 
 
 def probe(library, variant):
@@ -28,13 +27,10 @@ def probe(library, variant):
         f"a response {shown} was refused, its code never redeemed"
 
 
-arguments = sys.argv[1:]
-if len(arguments) < 2 or arguments[0] not in LIBRARIES or not set(arguments[1:]) <= {"omit", "other"}:
-    print("usage: authorization_response_issuer.py <library> <omit|other>...", file=sys.stderr)
-    sys.exit(2)
-library = arguments[0]
+library, variants = variants_argument(dict.fromkeys(LIBRARIES, ("omit", "other")),
+                                      "authorization_response_issuer.py <library> <omit|other>...")
 watchdog()
-results = [probe(library, variant) for variant in arguments[1:]]
-verdict(all(ok for ok, _, _ in results),
-        f"{library} does not check the authorization response's iss (RFC 9207): " + "; ".join(c for _, c, _ in results),
-        f"{library}: " + "; ".join(o for ok, _, o in results if not ok))
+results = [probe(library, variant) for variant in variants]
+verdict_of_all(results,
+               lambda claims: f"{library} does not check the authorization response's iss (RFC 9207): {claims}",
+               lambda failures: f"{library}: {failures}")

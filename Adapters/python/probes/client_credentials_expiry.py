@@ -6,7 +6,7 @@ token to refresh with). The token lives 1 s; the probe waits 2 s, then calls the
 
 import time
 
-from applications import application
+from applications import application, calls
 from throwaway_server import Server, bearer_resource, case_argument, outcome, step, token_answer, verdict, watchdog
 
 (library,) = case_argument([("requests-oauthlib",)], "client_credentials_expiry.py requests-oauthlib")
@@ -25,10 +25,7 @@ app = application(library, server, grant="client_credentials")
 step(f"{library}: sign in (client_credentials grant); the token lives 1 s")
 outcome(app.sign_in)
 time.sleep(2)
-errors = []
-for attempt in (1, 2):
-    step(f"call {attempt}, after the token expired: GET /resource")
-    errors.append(outcome(app.call)[1])
+errors = calls(app, when=", after the token expired")
 token_requests = server.count("/token")
 verdict(token_requests == 1 and all(type(e).__name__ == "TokenExpiredError" for e in errors),
         f"{library}: a client_credentials token is never fetched again by itself; calls fail with token_expired "

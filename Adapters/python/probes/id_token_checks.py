@@ -14,12 +14,11 @@ library and case, whether the sign-in is accepted, refused, or crashes; that is 
   hs256 | rs256 | es256 | ps256   signed with that algorithm (HS256: MACed with the client secret)
   no-id-token           the token response has no id_token"""
 
-import sys
 import time
 
 from openid_provider import OpenIDProvider
 from relying_parties import relying_party
-from throwaway_server import outcome, step, verdict, watchdog
+from throwaway_server import outcome, step, variants_argument, verdict_of_all, watchdog
 
 OTHER = "https://attacker.example"
 
@@ -86,13 +85,8 @@ def probe(library, case):
     return seen == EXPECTED[library][case], f"{case}: {detail}", f"{case}: {detail}, not {EXPECTED[library][case]}"
 
 
-arguments = sys.argv[1:]
-if len(arguments) < 2 or arguments[0] not in EXPECTED or not set(arguments[1:]) <= set(EXPECTED[arguments[0]]):
-    print("usage: id_token_checks.py <library> <case>...; cases: "
-          + "; ".join(f"{library}: {' '.join(cases)}" for library, cases in EXPECTED.items()), file=sys.stderr)
-    sys.exit(2)
-library = arguments[0]
+library, cases = variants_argument(EXPECTED, "id_token_checks.py <library> <case>...")
 watchdog(18)
-results = [probe(library, case) for case in arguments[1:]]
-verdict(all(ok for ok, _, _ in results), f"{library}'s ID token checks at sign-in: " + "; ".join(c for _, c, _ in results),
-        f"{library}: " + "; ".join(o for ok, _, o in results if not ok))
+results = [probe(library, case) for case in cases]
+verdict_of_all(results, lambda claims: f"{library}'s ID token checks at sign-in: {claims}",
+               lambda failures: f"{library}: {failures}")

@@ -5,10 +5,9 @@ refresh, the first refresh's response does (the application holding an access to
 expired 10 s ago). The application then calls the resource, twice. Several variants run one
 after the other, each against a server of its own."""
 
-import sys
-
-from applications import LIBRARIES, application
-from throwaway_server import Server, bearer_resource, json_answer, now, outcome, step, verdict, watchdog
+from applications import LIBRARIES, application, calls
+from throwaway_server import (Server, bearer_resource, json_answer, now, outcome, step, variants_argument, verdict_of_all,
+                              watchdog)
 
 
 def probe(library, variant):
@@ -34,10 +33,7 @@ def probe(library, variant):
         step(f"{library}: sign in ({variant} grant); the token response has no access_token")
         _, sign_in_error = outcome(app.sign_in)
         step(f"  the library holds {app.held()}")
-    errors = []
-    for attempt in (1, 2):
-        step(f"call {attempt}: GET /resource")
-        errors.append(outcome(app.call)[1])
+    errors = calls(app)
     names = [type(e).__name__ if e else None for e in errors]
     token_requests = server.count("/token")
     ok = (sign_in_error is None and server.count("/resource") == 0 and token_requests == 1
@@ -50,13 +46,8 @@ def probe(library, variant):
         f"{token_requests} token requests, {server.count('/resource')} resource requests"
 
 
-arguments = sys.argv[1:]
-VARIANTS = ("password", "client_credentials", "refresh")
-if len(arguments) < 2 or arguments[0] not in LIBRARIES or not set(arguments[1:]) <= set(VARIANTS):
-    print("usage: missing_access_token.py <library> <password|client_credentials|refresh>...", file=sys.stderr)
-    sys.exit(2)
-library = arguments[0]
+library, variants = variants_argument(dict.fromkeys(LIBRARIES, ("password", "client_credentials", "refresh")),
+                                      "missing_access_token.py <library> <password|client_credentials|refresh>...")
 watchdog()
-results = [probe(library, variant) for variant in arguments[1:]]
-verdict(all(ok for ok, _, _ in results), f"{library}: " + "; ".join(c for _, c, _ in results),
-        f"{library}: " + "; ".join(o for ok, _, o in results if not ok))
+results = [probe(library, variant) for variant in variants]
+verdict_of_all(results, lambda claims: f"{library}: {claims}", lambda failures: f"{library}: {failures}")

@@ -11,7 +11,7 @@ What each library is claimed to do (the profiles' reasons) is the expectation ch
   requests-oauth2client 1099511627776  the sign-in fails with InvalidTokenResponse (OverflowError)
 requests-oauthlib's "soon" is call_after_failed_sign_in.py's expires-in-soon case."""
 
-from applications import LIBRARIES, application
+from applications import LIBRARIES, application, calls
 from throwaway_server import (Server, bearer_resource, case_argument, json_answer, outcome, step, verdict, watchdog)
 
 VALUES = {"-60": -60, "soon": "soon", "1099511627776": 1099511627776}
@@ -33,10 +33,7 @@ app = application(library, server)
 step(f"{library}: sign in (password grant); every token response says expires_in: {VALUES[value]!r}")
 _, sign_in_error = outcome(app.sign_in)
 step(f"  the library holds {app.held() or 'no token'}")
-errors = []
-for attempt in (1, 2):
-    step(f"call {attempt}: GET /resource")
-    errors.append(outcome(app.call)[1])
+errors = calls(app)
 refreshes = server.count("/token", grant_type="refresh_token")
 step(f"refreshes: {refreshes}")
 names = [type(e).__name__ if e else None for e in errors]

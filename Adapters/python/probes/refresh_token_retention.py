@@ -10,12 +10,11 @@ expired for every library (none refreshes later than at expiry), then calls agai
 refreshes with whatever refresh token it kept, or cannot. The token endpoint refuses a refresh
 without refresh_token (invalid_request) or with one it never issued (invalid_grant)."""
 
-import sys
 import time
 
 from applications import LIBRARIES, application
-from throwaway_server import (Server, bearer_resource, error_answer, json_answer, now, outcome, step,
-                              verdict, watchdog)
+from throwaway_server import (Server, bearer_resource, error_answer, json_answer, now, outcome, step, variants_argument,
+                              verdict_of_all, watchdog)
 
 
 def probe(variant):
@@ -74,12 +73,8 @@ def probe(variant):
         f"{library} holds refresh_token={kept!r} after a refresh answer with {shown}; then {second_sent}"
 
 VARIANTS = ("omit", "null", "empty")
-arguments = sys.argv[1:]
-if len(arguments) < 2 or arguments[0] not in LIBRARIES or not set(arguments[1:]) <= set(VARIANTS):
-    print("usage: refresh_token_retention.py <library> <omit|null|empty>...", file=sys.stderr)
-    sys.exit(2)
-library = arguments[0]
-watchdog(8 + 3 * len(arguments))
-results = [probe(variant) for variant in arguments[1:]]
-verdict(all(ok for ok, _, _ in results), "; ".join(claim for _, claim, _ in results),
-        "; ".join(otherwise for ok, _, otherwise in results if not ok))
+library, variants = variants_argument(dict.fromkeys(LIBRARIES, VARIANTS),
+                                      "refresh_token_retention.py <library> <omit|null|empty>...")
+watchdog(11 + 3 * len(variants))
+results = [probe(variant) for variant in variants]
+verdict_of_all(results)

@@ -17,10 +17,19 @@ the sign-in gave. Nothing of the harness or the adapters.
 from urllib.parse import parse_qs, urlsplit
 
 from applications import CLIENT_ID, CLIENT_SECRET, REDIRECT_URI
+from throwaway_server import outcome, step, verdict
 
 
 def relying_party(library, provider, **options):
     return {"authlib": AuthlibRelyingParty, "requests-oauth2client": RequestsOAuth2ClientRelyingParty}[library](provider, **options)
+
+
+def signed_in(rp, text):
+    """The sign-in a probe's question comes after: shown, and the probe ends unconfirmed if it fails."""
+    step(text)
+    _, raised = outcome(rp.sign_in)
+    if raised is not None:
+        verdict(False, "", f"the sign-in itself failed: {raised!r}")
 
 
 class AuthlibRelyingParty:

@@ -215,6 +215,14 @@ def verdict(confirmed, claim, otherwise):
     sys.exit(1)
 
 
+def verdict_of_all(results, claim=str, otherwise=str):
+    """The verdict of a probe that ran several variants, each giving (confirmed, claim, what happened
+    otherwise): confirmed when every one is. `claim` makes the line of the variants' claims joined,
+    `otherwise` that of the failed ones' accounts."""
+    verdict(all(ok for ok, _, _ in results), claim("; ".join(c for _, c, _ in results)),
+            otherwise("; ".join(o for ok, _, o in results if not ok)))
+
+
 def case_argument(cases, usage):
     """The case named on the command line (sys.argv[1:]), as a tuple; exits 2 on an unknown one."""
     arguments = tuple(sys.argv[1:])
@@ -222,6 +230,18 @@ def case_argument(cases, usage):
         print(f"usage: {usage}; cases: " + ", ".join(" ".join(c) for c in cases), file=sys.stderr)
         sys.exit(2)
     return arguments
+
+
+def variants_argument(variants, usage):
+    """The library and the variants named on the command line (`<library> <variant>...`, each
+    variant run in turn); `variants` maps each library to the variants it takes. Exits 2 on
+    anything else."""
+    arguments = sys.argv[1:]
+    if len(arguments) < 2 or arguments[0] not in variants or not set(arguments[1:]) <= set(variants[arguments[0]]):
+        print(f"usage: {usage}; cases: " + "; ".join(f"{library}: {' '.join(v)}" for library, v in variants.items()),
+              file=sys.stderr)
+        sys.exit(2)
+    return arguments[0], arguments[1:]
 
 
 def now():

@@ -2,10 +2,8 @@
 page (HTML, 5xx)? Case: <library> <status>...: each status in turn (500, 502, 503, 504), against a
 server of its own. The application holds an access token that expired 10 s ago and calls once."""
 
-import sys
-
 from applications import LIBRARIES, application
-from throwaway_server import Server, html_answer, now, outcome, step, verdict, watchdog
+from throwaway_server import Server, html_answer, now, outcome, step, variants_argument, verdict, watchdog
 
 
 def probe(library, status):
@@ -17,13 +15,10 @@ def probe(library, status):
     return raised, server.count("/token", grant_type="refresh_token")
 
 
-arguments = sys.argv[1:]
-if len(arguments) < 2 or arguments[0] not in LIBRARIES or not all(a in ("500", "502", "503", "504") for a in arguments[1:]):
-    print("usage: token_endpoint_error_page.py <library> <500|502|503|504>...", file=sys.stderr)
-    sys.exit(2)
-library = arguments[0]
+library, statuses = variants_argument(dict.fromkeys(LIBRARIES, ("500", "502", "503", "504")),
+                                      "token_endpoint_error_page.py <library> <500|502|503|504>...")
 watchdog()
-results = {status: probe(library, status) for status in arguments[1:]}
+results = {status: probe(library, status) for status in statuses}
 names = {status: type(raised).__name__ for status, (raised, _) in results.items()}
 verdict(all(name == "MissingTokenError" and "Missing access token parameter" in str(raised) and refreshes == 1
             for (raised, refreshes), name in zip(results.values(), names.values())),

@@ -3,10 +3,9 @@ credentials, password) again to wherever it points? Case: <library> <307 | 308>.
 sign-in's token request is answered with that status and a Location on another origin (a second
 throwaway server, another port). Several statuses run one after the other."""
 
-import sys
-
 from applications import LIBRARIES, PASSWORD, application
-from throwaway_server import Server, outcome, redirect_answer, step, token_answer, verdict, watchdog
+from throwaway_server import (Server, outcome, redirect_answer, step, token_answer, variants_argument, verdict_of_all,
+                              watchdog)
 
 
 def probe(library, status):
@@ -24,14 +23,11 @@ def probe(library, status):
         f"{status}: {len(arrived)} request(s) reached the other origin"
 
 
-arguments = sys.argv[1:]
-if len(arguments) < 2 or arguments[0] not in LIBRARIES or not set(arguments[1:]) <= {"307", "308"}:
-    print("usage: token_endpoint_redirect.py <library> <307|308>...", file=sys.stderr)
-    sys.exit(2)
-library = arguments[0]
+library, statuses = variants_argument(dict.fromkeys(LIBRARIES, ("307", "308")),
+                                      "token_endpoint_redirect.py <library> <307|308>...")
 watchdog()
-results = [probe(library, status) for status in arguments[1:]]
-verdict(all(ok for ok, _, _ in results),
-        f"{library} follows a redirect from the token endpoint and posts the token request again to the other origin ("
-        + "; ".join(claim for _, claim, _ in results) + ")",
-        f"{library}: " + "; ".join(otherwise for ok, _, otherwise in results if not ok))
+results = [probe(library, status) for status in statuses]
+verdict_of_all(results,
+               lambda claims: f"{library} follows a redirect from the token endpoint and posts the token request again "
+                              f"to the other origin ({claims})",
+               lambda failures: f"{library}: {failures}")
