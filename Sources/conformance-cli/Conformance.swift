@@ -10,7 +10,7 @@ struct Conformance: AsyncParsableCommand {
             "Exit status: 0 when every scenario passes, 1 when one fails or errors, 2 for a usage or input error.",
         subcommands: [
             Run.self, Report.self, Baseline.self, Serve.self, Validate.self, ListScenarios.self, Explain.self,
-            SelftestCommand.self, IsolationWorker.self,
+            SelftestCommand.self, Probe.self, IsolationWorker.self,
         ]
     )
 }

@@ -23,6 +23,8 @@ public struct ClientProfile: Sendable, Equatable {
     /// Scenarios the client is known to fail: reported as expected failures, not as failures,
     /// so CI stays green on known gaps; one of them that passes is reported as a failure.
     public var expectedFailures: [ExpectedFailure]
+    /// The behaviour families the library leaves to the application (`application_part:`).
+    public var applicationPart: [ApplicationPart]
 
     public init(
         name: String,
@@ -34,7 +36,8 @@ public struct ClientProfile: Sendable, Equatable {
         missingExpiresIn: MissingExpiresInPolicy? = nil,
         idTokenClockSkew: Duration? = nil,
         jwksRefetchInterval: Duration? = nil,
-        expectedFailures: [ExpectedFailure] = []
+        expectedFailures: [ExpectedFailure] = [],
+        applicationPart: [ApplicationPart] = []
     ) {
         self.name = name
         self.version = version
@@ -46,5 +49,6 @@ public struct ClientProfile: Sendable, Equatable {
         self.idTokenClockSkew = idTokenClockSkew
         self.jwksRefetchInterval = jwksRefetchInterval
         self.expectedFailures = expectedFailures
+        self.applicationPart = applicationPart
     }
 }

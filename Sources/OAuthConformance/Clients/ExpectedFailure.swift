@@ -5,10 +5,16 @@ public struct ExpectedFailure: Sendable, Equatable {
     public var scenario: String
     /// Why it fails: the known gap, for the report.
     public var reason: String
+    /// The program that confirms the reason without the harness (`probe:`, run from the
+    /// profile's folder): it drives the library against a throwaway server of its own and exits
+    /// 0 when the library does what the reason says. The public table publishes a reason only
+    /// with its probe.
+    public var probe: ProbeCommand?
 
-    public init(scenario: String, reason: String) {
+    public init(scenario: String, reason: String, probe: ProbeCommand? = nil) {
         self.scenario = scenario
         self.reason = reason
+        self.probe = probe
     }
 
     public func matches(_ id: String) -> Bool {

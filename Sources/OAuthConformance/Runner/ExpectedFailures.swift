@@ -23,6 +23,7 @@ public struct ExpectedFailures: Sendable {
         switch result.verdict {
         case .failed:
             held.verdict = .expectedFailure(reason: entry.reason)
+            held.probe = entry.probe
         case .passed:
             held.verdict = .failed
             held.checks.append(

@@ -7,6 +7,9 @@ public struct ScenarioResult: Sendable {
     public var transcript: Transcript?
     /// Real time the scenario took.
     public var wallTime: Duration
+    /// For an expected failure, the probe that confirms its reason without the harness, if the
+    /// profile names one.
+    public var probe: ProbeCommand? = nil
 
     public var failedChecks: [CheckResult] { checks.filter { !$0.passed } }
 

@@ -7,7 +7,7 @@ public enum AdapterProfileLoader {
     public static let formatVersion = 1
     static let topLevelKeys = [
         "profile", "name", "adapter", "sign_in", "client_type", "capabilities", "policies", "timeouts",
-        "expected_failures",
+        "expected_failures", "application_part",
     ]
     static let adapterKeys = ["command", "directory", "environment", "faketime", "faketime_library", "install"]
     static let policyKeys = [
@@ -137,6 +137,7 @@ private struct ProfileDecoder {
         }
         let timeouts = top["timeouts"].map(timeoutSection) ?? AdapterProfile.Timeouts()
         let expectedFailures = top["expected_failures"].map(expectedFailureList) ?? []
+        let applicationPart = top["application_part"].map(applicationPartList) ?? []
         if let capabilities, capabilities.contains(.proactiveRefresh), refreshWindow == nil,
             let node = top["capabilities"]
         {
@@ -165,7 +166,8 @@ private struct ProfileDecoder {
                 missingExpiresIn: missingExpiresIn,
                 idTokenClockSkew: clockSkew,
                 jwksRefetchInterval: refetchInterval,
-                expectedFailures: expectedFailures
+                expectedFailures: expectedFailures,
+                applicationPart: applicationPart
             ),
             timeouts: timeouts
         )
@@ -350,7 +352,9 @@ private struct ProfileDecoder {
 
     private func expectedFailureList(_ node: Node) -> [ExpectedFailure] {
         (reader.sequence(node, "expected_failures") ?? []).compactMap { item in
-            guard let entry = reader.mapping(item, "an expected failure", allowedKeys: ["scenario", "reason"]) else {
+            guard
+                let entry = reader.mapping(item, "an expected failure", allowedKeys: ["scenario", "reason", "probe"])
+            else {
                 return nil
             }
             let scenario = entry.required("scenario", hint: " (a scenario id; * matches any characters)").flatMap {
@@ -359,9 +363,50 @@ private struct ProfileDecoder {
             let reason = entry.required("reason", hint: " (the known gap, for the report)").flatMap {
                 reader.string($0, "reason")
             }
-            guard let scenario, let reason else { return nil }
-            return ExpectedFailure(scenario: scenario, reason: reason)
+            let probe = entry["probe"].flatMap { node -> ProbeCommand? in
+                let words = reader.sequence(node, "probe")?.compactMap { reader.string($0, "a word of probe") }
+                guard let words, !words.isEmpty else {
+                    reader.error("probe is a program and its arguments: [.venv/bin/python, probes/x.py]", at: node)
+                    return nil
+                }
+                return ProbeCommand(arguments: words, directory: base.standardizedFileURL.path)
+            }
+            guard let scenario, let reason, entry["probe"] == nil || probe != nil else { return nil }
+            return ExpectedFailure(scenario: scenario, reason: reason, probe: probe)
         }
+    }
+
+    /// `application_part: [{family: proactive-refresh, reason: …}]`: the families the library
+    /// leaves to the application, each named once.
+    private func applicationPartList(_ node: Node) -> [ApplicationPart] {
+        var parts: [ApplicationPart] = []
+        for item in reader.sequence(node, "application_part") ?? [] {
+            guard let entry = reader.mapping(item, "an application part", allowedKeys: ["family", "reason"]) else {
+                continue
+            }
+            let family = entry.required("family", hint: " (a behaviour family's id, as scenarios name it)").flatMap {
+                familyNode -> String? in
+                guard let id = reader.string(familyNode, "family") else { return nil }
+                guard BehaviourFamily.named(id) != nil else {
+                    reader.error(
+                        "no behaviour family is named \(id); the families: \(YAMLReader.list(BehaviourFamily.all.map(\.id)))",
+                        at: familyNode
+                    )
+                    return nil
+                }
+                if parts.contains(where: { $0.family == id }) {
+                    reader.error("application_part names \(id) twice", at: familyNode)
+                    return nil
+                }
+                return id
+            }
+            let reason = entry.required(
+                "reason",
+                hint: " (what the library leaves to the application, and what the adapter does as its docs show)"
+            ).flatMap { reader.string($0, "reason") }
+            if let family, let reason { parts.append(ApplicationPart(family: family, reason: reason)) }
+        }
+        return parts
     }
 }
 

@@ -45,7 +45,8 @@ extension ClientRecord {
             version: profile.version,
             capabilities: profile.capabilities.map(\.rawValue).sorted(),
             refreshWindow: profile.refreshWindow.map(DurationText.format),
-            profileFile: profileFile
+            profileFile: profileFile,
+            applicationPart: profile.applicationPart.isEmpty ? nil : profile.applicationPart
         )
     }
 }
@@ -75,6 +76,7 @@ extension ScenarioRecord {
             file: scenario.file,
             verdict: verdict,
             reason: reason,
+            probe: result.probe?.text,
             milliseconds: result.wallTime.wholeMilliseconds,
             checks: result.checks,
             timeline: result.transcript.map { TimelineText.lines(for: $0, marking: evidence) },

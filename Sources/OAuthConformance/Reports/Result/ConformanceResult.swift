@@ -87,19 +87,23 @@ public struct ClientRecord: Codable, Sendable, Equatable, Hashable {
     public var refreshWindow: String?
     /// The profile file, or absent for a profile built into the harness.
     public var profileFile: String?
+    /// The behaviour families the library leaves to the application; absent when none.
+    public var applicationPart: [ApplicationPart]?
 
     public init(
         name: String,
         version: String,
         capabilities: [String],
         refreshWindow: String?,
-        profileFile: String? = nil
+        profileFile: String? = nil,
+        applicationPart: [ApplicationPart]? = nil
     ) {
         self.name = name
         self.version = version
         self.capabilities = capabilities
         self.refreshWindow = refreshWindow
         self.profileFile = profileFile
+        self.applicationPart = applicationPart
     }
 
     /// `reference 0.1.0`.
@@ -119,8 +123,13 @@ public struct ScenarioRecord: Codable, Sendable, Equatable {
     public var spec: [String]
     public var file: String?
     public var verdict: VerdictRecord
-    /// Why it was skipped, or what went wrong for an error.
+    /// Why it was skipped, or what went wrong for an error; for an expected failure, the reason
+    /// the profile gives.
     public var reason: String?
+    /// For an expected failure, the probe that confirms its reason without the harness
+    /// (`.venv/bin/python probes/null_refresh_token.py`, run from the profile's folder); absent
+    /// when the profile names none.
+    public var probe: String?
     public var milliseconds: Int
     public var checks: [CheckRecord]
     /// The timeline in virtual time, one line a step or request; requests behind a failed check
@@ -140,6 +149,7 @@ public struct ScenarioRecord: Codable, Sendable, Equatable {
         file: String? = nil,
         verdict: VerdictRecord,
         reason: String? = nil,
+        probe: String? = nil,
         milliseconds: Int,
         checks: [CheckRecord] = [],
         timeline: [String]? = nil,
@@ -155,6 +165,7 @@ public struct ScenarioRecord: Codable, Sendable, Equatable {
         self.file = file
         self.verdict = verdict
         self.reason = reason
+        self.probe = probe
         self.milliseconds = milliseconds
         self.checks = checks
         self.timeline = timeline
