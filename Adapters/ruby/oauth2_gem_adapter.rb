@@ -34,7 +34,7 @@ class OAuth2GemAdapter
   # The client as the README makes it, with the provider's own endpoints, the CA file the
   # scenario gives (Faraday's ssl option) and bounded Faraday timeouts. The redirect_uri goes to
   # authorize_url and get_token, as in the README: given to the client too, the gem would send it
-  # twice in the token request (strategy/auth_code.rb:22 merges both).
+  # twice in the token request (strategy/auth_code.rb:28 merges both).
   def client
     env = @environment
     ssl = env['ca_file'] ? { ca_file: env['ca_file'] } : {}
@@ -114,7 +114,7 @@ class OAuth2GemAdapter
     when NoMethodError, TypeError, ArgumentError, KeyError, NameError, ZeroDivisionError
       OAuthConformance::ClientError.new(category: 'unexpected', type: error.class.name, message: error.message)
     when RuntimeError
-      # refresh! raises 'A refresh_token is not available' (access_token.rb:82) on purpose: the
+      # refresh! raises 'A refresh_token is not available' (access_token.rb:83) on purpose: the
       # application must sign in again.
       category = error.message.include?('refresh_token is not available') ? 'authorization_required' : 'protocol'
       OAuthConformance::ClientError.new(category: category, type: error.class.name, message: error.message)
