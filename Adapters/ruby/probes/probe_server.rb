@@ -45,7 +45,8 @@ class ProbeServer
 
   def describe(request)
     text = "#{request.request_method} #{request.unparsed_uri}"
-    text += " Authorization: #{request['Authorization']}" if request['Authorization']
+    authorization = request['Authorization']&.sub(/\ABasic .*/, 'Basic ***') # the client's secret stays out of the output
+    text += " Authorization: #{authorization}" if authorization
     if request.request_method == 'POST'
       form = URI.decode_www_form(request.body || '')
       text += ' ' + form.map { |name, value| "#{name}=#{name == 'client_secret' || name == 'password' ? '***' : value}" }.join(' ')
