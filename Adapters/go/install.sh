@@ -35,7 +35,8 @@ check_version golang-github-coreos-go-oidc-dev 2.1.0
 binary=bin/x-oauth2-adapter
 libraries=(/usr/share/gocode/src/golang.org/x/oauth2 /usr/share/gocode/src/github.com/coreos/go-oidc
   /usr/share/gocode/src/gopkg.in/square/go-jose.v2)
-if [ -x "$binary" ] && [ -z "$(find ./*.go "${libraries[@]}" -newer "$binary" -name '*.go' -print -quit)" ]; then
+probes=(probes/*/)
+if [ -x "$binary" ] && [ -z "$(find ./*.go "${probes[@]}" "${libraries[@]}" -newer "$binary" -name '*.go' -print -quit)" ]; then
   exit 0
 fi
 
@@ -44,4 +45,10 @@ export GO111MODULE=off GOPATH=/usr/share/gocode GOCACHE="$PWD/.gocache" GOFLAGS=
 # The adapter's own unit test (the clock-frame conversion every verdict rests on), before the
 # binary is put in place, so a failing conversion never reaches a suite run.
 go test . >&2
+# The probes (probes/NAME/main.go, one program each: docs' probe rule) become bin/probe-NAME,
+# built before the adapter so that the adapter's binary stays the newest file.
+for probe in "${probes[@]}"; do
+  name=$(basename "$probe")
+  go build -o "bin/probe-${name//_/-}" "./$probe"
+done
 go build -o "$binary" .

@@ -157,7 +157,8 @@ func (s *session) concurrently(operations []message) []outcome {
 	return outcomes
 }
 
-// run does one login, request, restart, complete_authorization, complete_sign_in or userinfo; a
+// run does one login, request, restart, restore_tokens, complete_authorization, complete_sign_in or
+// userinfo; a
 // panic from the library is reported as the crash it is (category unexpected).
 func (s *session) run(m *message) (result outcome) {
 	defer func() {
@@ -200,6 +201,11 @@ func (s *session) run(m *message) (result outcome) {
 		err = s.client.restart()
 		if err == nil {
 			return outcome{OK: true}
+		}
+	case "restore_tokens":
+		err = s.client.restoreTokens(m)
+		if err == nil {
+			return success(200, nil)
 		}
 	default:
 		err = &clientError{Category: "unsupported", Message: "unknown operation " + m.Op}

@@ -30,6 +30,12 @@ type message struct {
 	Headers     map[string]string `json:"headers"`
 	Body        *string           `json:"body"`
 	Operations  []message         `json:"operations"`
+	// restore_tokens: the saved session (expires_at in Unix seconds on the clock of now, or null).
+	AccessToken  string   `json:"access_token"`
+	TokenType    string   `json:"token_type"`
+	RefreshToken *string  `json:"refresh_token"`
+	ExpiresAt    *float64 `json:"expires_at"`
+	Scope        *string  `json:"scope"`
 }
 
 // environment is the reset message's description of the provider and the client's credentials.

@@ -18,8 +18,8 @@ import (
 const grantClientCredentials = "client_credentials"
 
 // savedToken is the persisted form: the library's Token (its own JSON form), with Expiry in the
-// virtual frame, and the grant the application signed in with (password, authorization_code or
-// client_credentials), which decides the token source it builds: a refreshing one, or one that
+// virtual frame, and the grant the application signed in with (password, authorization_code,
+// openid, client_credentials, or tokens for a restored session), which decides the token source it builds: a refreshing one, or one that
 // asks again with client_credentials.
 type savedToken struct {
 	Grant string        `json:"grant"`
@@ -71,6 +71,15 @@ func (s *tokenStore) save(grant string, token *oauth2.Token, signedIn *identity)
 		return err
 	}
 	return os.Rename(temporary, s.path)
+}
+
+// replace keeps a token the application brought from elsewhere (a saved session; Expiry already in
+// the virtual frame) and persists it; nobody is signed in with OpenID Connect by it.
+func (s *tokenStore) replace(grant string, token *oauth2.Token) error {
+	s.mu.Lock()
+	s.saved = savedToken{}
+	s.mu.Unlock()
+	return s.save(grant, token, nil)
 }
 
 // reload forgets what is in memory and reads what was persisted (nothing, if no token was).

@@ -37,7 +37,7 @@ for jar in "${CLASSPATH_JARS[@]}"; do classpath="$classpath:$JARS/$jar"; done
 classpath="${classpath#:}"
 
 # Up to date: the launcher exists and no source (nor this script) is newer than it.
-if [ -x build/run ] && [ -z "$(find src install.sh -newer build/run -print -quit)" ]; then
+if [ -x build/run ] && [ -z "$(find src probes install.sh -newer build/run -print -quit)" ]; then
   exit 0
 fi
 
@@ -45,6 +45,20 @@ echo "Adapters/java/install.sh: compiling the adapter into Adapters/java/build" 
 rm -rf build
 mkdir -p build/classes
 javac -encoding UTF-8 --release 17 -Xlint:all,-serial -d build/classes -cp "$classpath" $(find src -name '*.java')
+
+# The probes (probes/*.java, one standalone program each, no adapter code), and their launcher:
+# build/probe CLASS runs one of them against the library's jars.
+mkdir -p build/probes
+javac -encoding UTF-8 --release 17 -Xlint:all,-serial -d build/probes -cp "$classpath" probes/*.java
+# The HTTPS probe's certificate for 127.0.0.1 (probes/Redirects.java), made offline.
+keytool -genkeypair -keystore build/probes/tls.p12 -storetype PKCS12 -storepass probe-pass -alias probe \
+  -keyalg RSA -keysize 2048 -dname CN=127.0.0.1 -ext san=ip:127.0.0.1 -validity 3650 >/dev/null 2>&1
+cat > build/probe <<LAUNCHER
+#!/bin/sh
+# Written by Adapters/java/install.sh; runs the probe named by its first argument.
+exec java -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xmx128m -cp "\$(dirname "\$0")/probes:$classpath" "\$@"
+LAUNCHER
+chmod +x build/probe
 
 # The launcher. One JVM serves a whole run, so start-up is paid once; the small heap and the
 # client compiler keep that start short.

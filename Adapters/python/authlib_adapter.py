@@ -19,7 +19,7 @@ from authlib.oidc.core import UserInfo
 from requests.exceptions import HTTPError, JSONDecodeError
 
 from authlib_common import authlib_error, client_arguments
-from oauth_adapter import ClientError, SessionAdapter, serve, type_name
+from oauth_adapter import ClientError, SessionAdapter, saved_token, serve, type_name
 
 
 class OpenIDApp(OAuth2Mixin, OpenIDMixin, BaseApp):
@@ -141,6 +141,18 @@ class AuthlibAdapter(SessionAdapter):
 
     def identity(self):
         return self.claims and {"iss": self.claims.get("iss"), "sub": self.claims.get("sub")}
+
+    def restore_tokens(self, saved):
+        # The constructor's token= ("A dict of token attributes such as access_token, token_type
+        # and expires_at", OAuth2Session's docstring), with the token endpoint in its metadata,
+        # as restart does with what was persisted: no request now; ensure_active_token refreshes
+        # with its refresh_token once expires_at - leeway has passed. Nobody is signed in with
+        # OpenID Connect: authlib keeps no ID token of a session it did not validate.
+        token = saved_token(saved, "authlib's TokenAuth signs bearer tokens only (SIGN_METHODS)")
+        self.claims = None
+        self.sign_in = None
+        self.session = self._session(token=token)
+        self._save(token)
 
     def restart(self):
         # A relaunched application: a new session from what was persisted, nothing from memory.

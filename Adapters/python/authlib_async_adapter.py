@@ -25,7 +25,7 @@ from types import SimpleNamespace
 from authlib.integrations.httpx_client import AsyncOAuth2Client
 
 from authlib_common import authlib_error, client_arguments
-from oauth_adapter import Adapter, ClientError, call, failure, serve, success, type_name
+from oauth_adapter import Adapter, ClientError, call, failure, saved_token, serve, success, type_name
 
 
 class AuthlibAsyncAdapter(Adapter):
@@ -70,6 +70,9 @@ class AuthlibAsyncAdapter(Adapter):
 
     def restart(self):
         return self.run(self._restart())
+
+    def restore_tokens(self, saved):
+        return self.run(self._restore_tokens(saved))
 
     def concurrently(self, operations):
         return self.run(self._concurrently(operations))
@@ -133,6 +136,14 @@ class AuthlibAsyncAdapter(Adapter):
         # batch must not pull connections from under the calls still running on it.
         saved = self.persisted()
         self.client = await self._client(token=saved and saved["token"])
+
+    async def _restore_tokens(self, saved):
+        # AsyncOAuth2Client's token= (the dict its docstring describes), as _restart does with
+        # what was persisted: no request now; its ensure_active_token refreshes once expires_at -
+        # leeway has passed.
+        token = saved_token(saved, "authlib's TokenAuth signs bearer tokens only (SIGN_METHODS)")
+        self.client = await self._client(token=token)
+        await self._save(token)
 
     async def _concurrently(self, operations):
         # As an asyncio application calls at once: tasks on the one client, gathered. (gather is

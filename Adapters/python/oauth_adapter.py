@@ -84,6 +84,18 @@ def client_assertion_jwk(environment):
     return json.loads(value) if isinstance(value, str) else dict(value)
 
 
+def saved_token(saved, why_bearer_only):
+    """A saved session (the restore_tokens message) as the token dict Python's OAuth libraries
+    take from an application (authlib's and requests-oauthlib's `token=`): its members that are
+    there, nothing the message does not carry. Only a Bearer session: neither library signs a
+    request with any other token type, so a DPoP-bound one is a session it cannot take (why_bearer_only
+    says where the library decides that)."""
+    if str(saved.get("token_type", "")).lower() != "bearer":
+        raise ClientError("unsupported", f"a {saved.get('token_type')} session cannot be restored: {why_bearer_only}")
+    members = ("access_token", "token_type", "refresh_token", "expires_at", "scope", "id_token")
+    return {name: saved[name] for name in members if saved.get(name) is not None}
+
+
 class Adapter:
     """One client library behind the protocol. Override what the library can do; an operation
     left alone answers `unsupported`, and the harness skips scenarios that need it as long as
@@ -114,6 +126,14 @@ class Adapter:
 
     def restart(self):
         raise ClientError("unsupported", "restart is not implemented")
+
+    def restore_tokens(self, saved):
+        """The `tokens` sign-in: make `saved` the client's own session without a request, the way
+        the library's documentation has an application hand it the tokens it stored. `saved` is
+        the message: access_token, token_type (Bearer, or DPoP for a bound session),
+        refresh_token, expires_at (Unix seconds on the clock of now, or None), scope, and
+        id_token where the harness gives one."""
+        raise ClientError("unsupported", "this client takes no saved session")
 
     # OpenID Connect (capability openid).
 
@@ -221,8 +241,8 @@ class SessionAdapter(Adapter):
 
 
 def call(adapter, operation):
-    """Runs one login, request, restart, complete_authorization, complete_sign_in, userinfo or
-    exchange on the adapter; returns what its method returned (for a request, the response; for userinfo,
+    """Runs one login, request, restart, restore_tokens, complete_authorization, complete_sign_in,
+    userinfo or exchange on the adapter; returns what its method returned (for a request, the response; for userinfo,
     the claims)."""
     op = operation.get("op")
     if op == "login":
@@ -231,6 +251,8 @@ def call(adapter, operation):
         return adapter.request(operation["method"], operation["url"], operation.get("headers") or {}, operation.get("body"))
     if op == "restart":
         return adapter.restart()
+    if op == "restore_tokens":
+        return adapter.restore_tokens(operation)
     if op == "complete_authorization":
         return adapter.complete_authorization(operation["redirect_url"])
     if op == "complete_sign_in":

@@ -40,6 +40,7 @@ holds its DPoPKey (private key and nonces, DPoPToken.as_dict), so a restart keep
 
 import os
 import threading
+from datetime import datetime, timezone
 from importlib.metadata import version
 from urllib.parse import urlsplit
 
@@ -47,6 +48,7 @@ import jwskate
 import requests
 from requests_oauth2client import (
     AuthorizationResponseError,
+    BearerToken,
     ClientSecretJwt,
     DeviceAuthorizationPollingJob,
     ExpiredAccessToken,
@@ -381,6 +383,28 @@ class RequestsOAuth2ClientAdapter(SessionAdapter):
             return None
         expires_at = token.expires_at.timestamp() if token.expires_at else None
         return {"access_token": token.access_token, "refresh_token": token.refresh_token, "expires_at": expires_at}
+
+    def restore_tokens(self, saved):
+        """The tokens sign-in as OAuth2AccessTokenAuth's own example has it: a BearerToken built
+        from what the application kept ("obtain a BearerToken any way you see fit, optionally
+        including a refresh token"), handed to the handler as its "initial Access Token, if you
+        have one already". No request now: the handler renews it with its refresh token before
+        the first call that finds it inside the leeway. expires_at becomes the aware datetime
+        BearerToken takes, as TokenSerializer.default_loader converts a stored one. A DPoP-bound
+        session is a DPoPToken, which needs the private key it is bound to; the message has none."""
+        if str(saved["token_type"]).lower() != "bearer":
+            raise ClientError("unsupported", f"a {saved['token_type']} session cannot be restored: a DPoPToken needs its DPoP key, which a saved session does not carry")
+        expires_at = saved.get("expires_at")
+        token = BearerToken(
+            access_token=saved["access_token"],
+            expires_at=datetime.fromtimestamp(expires_at, tz=timezone.utc) if expires_at is not None else None,
+            refresh_token=saved.get("refresh_token"),
+            scope=saved.get("scope"),
+            id_token=saved.get("id_token"),
+        )
+        self.identity_claims = None  # an ID token in a saved session was validated by nobody here
+        self._use("tokens", OAuth2AccessTokenAuth(self.client, token))
+        self._save()
 
     def restart(self):
         # A relaunched application: new sessions, client and handler from what was stored.

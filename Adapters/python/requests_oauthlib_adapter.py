@@ -11,9 +11,13 @@ from oauthlib.oauth2 import BackendApplicationClient, LegacyApplicationClient, W
 from oauthlib.oauth2.rfc6749.errors import OAuth2Error
 from requests_oauthlib import OAuth2Session
 
-from oauth_adapter import ClientError, SessionAdapter, refusal, serve, type_name
+from oauth_adapter import ClientError, SessionAdapter, refusal, saved_token, serve, type_name
 
-CLIENTS = {"password": LegacyApplicationClient, "client_credentials": BackendApplicationClient, "authorization_code": WebApplicationClient}
+# The oauthlib client of each way of signing in. A restored session ("tokens") has no grant of its
+# own to repeat: it goes in the client OAuth2Session makes when given none (WebApplicationClient),
+# which only refreshes it.
+CLIENTS = {"password": LegacyApplicationClient, "client_credentials": BackendApplicationClient, "authorization_code": WebApplicationClient,
+           "tokens": WebApplicationClient}
 
 
 class RequestsOAuthlibAdapter(SessionAdapter):
@@ -76,6 +80,16 @@ class RequestsOAuthlibAdapter(SessionAdapter):
         token = self.session.fetch_token(
             self.environment["token_endpoint"], authorization_response=redirect_url, client_secret=self.environment["client_secret"]
         )
+        self._save(token)
+
+    def restore_tokens(self, saved):
+        # The constructor's token= ("Token dictionary, must include access_token and
+        # token_type"), with auto_refresh_url and token_updater, the setup its docstring gives for
+        # refreshing: no request now; OAuth2Session.request refreshes once oauthlib's add_token
+        # raises TokenExpiredError (expires_at < time.time()).
+        token = saved_token(saved, "oauthlib's Client.add_token signs Bearer and MAC tokens only")
+        self.grant = "tokens"
+        self.session = self._session(token=token)
         self._save(token)
 
     def restart(self):

@@ -253,13 +253,36 @@ public final class MockProvider: Sendable {
         requestNumberShift.withLock { $0 += count - 1 }
     }
 
-    /// A session the user signed in to before the scenario, as the application saved it: the
-    /// tokens of a grant to the user, issued now without a request (the `tokens` sign-in, which
-    /// hands them to the client). Ordinals go on as for any grant: these are `access_token#1`
-    /// and `refresh_token#1` when nothing was issued before.
-    public func issueSavedSession() -> (access: IssuedToken, refresh: IssuedToken?) {
-        let granted = ledger.grant(subject: settings.user.username, withRefreshToken: true, at: clock.elapsed)
-        return (granted.access, granted.refresh)
+    /// The sign-in an application made before the scenario, whose tokens it saved and now hands
+    /// to the client (the `tokens` sign-in): a password grant for the provider's user, made as the
+    /// client is registered, sent to the token endpoint in process. It is journaled, answered by
+    /// the scenario's rules and numbered like any sign-in, so that the numbers and counts of a
+    /// scenario hold whichever way the client signed in, and the session holds what the token
+    /// response said.
+    public func signInForASavedSession() -> ProviderResponse {
+        var fields = [
+            ("grant_type", GrantType.password.rawValue), ("username", settings.user.username),
+            ("password", settings.user.password),
+        ]
+        var headers = [HeaderField("Content-Type", "application/x-www-form-urlencoded")]
+        if settings.clientAuthentication.isConfidential && !settings.clientAuthentication.usesAssertions {
+            let credentials = "\(Self.formEncoded(settings.client.id)):\(Self.formEncoded(settings.client.secret))"
+            headers.append(HeaderField("Authorization", "Basic " + Data(credentials.utf8).base64EncodedString()))
+        } else {
+            fields.append(("client_id", settings.client.id))
+        }
+        let body = fields.map { "\(Self.formEncoded($0.0))=\(Self.formEncoded($0.1))" }.joined(separator: "&")
+        var request = ProviderRequest(method: "POST", target: Endpoint.token.path, headers: headers, body: body)
+        request.madeByTheHarness = true
+        return handle(request).response
+    }
+
+    /// RFC 6749 Appendix B: the encoding of a form field, and of each half of HTTP Basic credentials.
+    private static func formEncoded(_ text: String) -> String {
+        text.addingPercentEncoding(
+            withAllowedCharacters: CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
+        )
+            ?? text
     }
 
     /// Revokes a token now, as a user signing out elsewhere would (RFC 7009 semantics), at

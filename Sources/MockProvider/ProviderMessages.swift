@@ -9,6 +9,10 @@ public struct ProviderRequest: Sendable, Equatable {
     public var headers: [HeaderField] { didSet { formFields = Self.formFields(headers: headers, body: body) } }
     public var body: String { didSet { formFields = Self.formFields(headers: headers, body: body) } }
     public var listener: Listener
+    /// Sent by the harness in process, not by the client: the sign-in whose tokens an application
+    /// saved (`MockProvider.signInForASavedSession`). Journaled, answered and counted like any
+    /// request; never held against the client.
+    public var madeByTheHarness = false
     /// The body's fields when it is `application/x-www-form-urlencoded`, otherwise none. Parsed
     /// once: every endpoint reads several fields of every request.
     public private(set) var formFields: [FormField]

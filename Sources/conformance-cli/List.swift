@@ -112,6 +112,21 @@ struct ListScenarios: ParsableCommand {
         let shown = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
         let removed = stale.isEmpty ? "" : "; removed \(stale.joined(separator: ", "))"
         Console.out("Checks pages: \(shown).md and \(rendered.count - 1) in \(shown)/\(removed)")
+        try writeCheckReference(besides: parent)
+    }
+
+    /// The table of checks in the scenario language's reference, when its page is beside the
+    /// checks' pages (docs/scenario-language/expect.md beside docs/checks/): written from the
+    /// checks' own documentation, as a new check is documented in its file.
+    private func writeCheckReference(besides parent: URL) throws {
+        let page = parent.appendingPathComponent("scenario-language/expect.md")
+        guard let text = try? String(contentsOf: page, encoding: .utf8) else { return }
+        guard let rewritten = CheckReferenceTable.rewriting(text) else {
+            throw ValidationError("\(page.path) has lost the markers of its table of checks")
+        }
+        guard rewritten != text else { return }
+        try ReportFile.write(rewritten, to: page.path)
+        Console.out("Table of checks: \(page.path)")
     }
 
     /// One scenario as `--format json` shows it.

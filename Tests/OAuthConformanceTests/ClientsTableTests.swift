@@ -42,7 +42,7 @@ struct ClientsTableTests {
         let first = String(rows[0])
         #expect(
             first.hasPrefix(
-                "| [lib-a 1.0](clients/x-lib-a.md) | [· not run](clients/families/proactive-refresh.md) | [❌ fail 1/3](clients/families/401-handling.md) |"
+                "| [lib-a 1.0](clients/x-lib-a.md) | [· not run](clients/families/proactive-refresh.md) | [❌ fail MUST 1/3](clients/families/401-handling.md) |"
             )
         )
         #expect(first.contains("[✅ pass 1/1, 1 skipped](clients/families/tls.md)"))
@@ -62,7 +62,13 @@ struct ClientsTableTests {
         let pages = ClientsTable().pages(Self.twoClients())
         let libA = Self.page(pages, "clients/x-lib-a.md")
         #expect(libA.hasPrefix("[← OAuth client libraries: what each gets right](../clients.md)\n\n# lib-a 1.0\n"))
-        #expect(libA.contains("- **401 handling**: refreshes twice after one 401 — `retry/401-storm-bounded`\n"))
+        #expect(
+            libA.contains(
+                "- **401 handling**: refreshes twice after one 401 (confirmed without the harness by "
+                    + "<code>.venv/bin/python probes/storm.py twice</code>, run from the profile's folder) — "
+                    + "`retry/401-storm-bounded`\n"
+            )
+        )
         #expect(
             libA.contains(
                 "- **401 handling**: fails: number of token requests (grant refresh_token) is at most 1 [SHOULD] "
@@ -122,7 +128,8 @@ struct ClientsTableTests {
         let first = Self.twoClients()
         var second = first
         for index in second.indices {
-            second[index].startedAt = Date(timeIntervalSince1970: 2_000_000_000)
+            // Later the same day (the first run started at 22:13 UTC): the page states the day only.
+            second[index].startedAt = first[index].startedAt + 3600
             second[index].milliseconds += 1234
             for scenario in second[index].scenarios.indices {
                 second[index].scenarios[scenario].milliseconds += 17
@@ -139,6 +146,62 @@ struct ClientsTableTests {
         #expect(page.contains("http://127.0.0.1:PORT/token"))
         #expect(page.contains("<temporary file>"))
         #expect(!page.contains("40001"))
+    }
+
+    @Test(
+        "a reason the profile gives is published only with the probe that confirms it; without one, the failed checks"
+    )
+    func unprobedReasons() {
+        var clients = Self.twoClients()
+        clients[0].scenarios[0].probe = nil
+        let libA = Self.page(ClientsTable().pages(clients), "clients/x-lib-a.md")
+        #expect(!libA.contains("refreshes twice after one 401"))
+        #expect(
+            libA.contains(
+                "- **401 handling**: fails: number of token requests (grant refresh_token) is at most 1 [MUST] "
+                    + "(expected by its profile; its reason awaits a probe) — `retry/401-storm-bounded`\n"
+            )
+        )
+    }
+
+    @Test(
+        "a family the library leaves to the application is marked so in its cell and on its page, whatever its verdicts"
+    )
+    func applicationPart() {
+        var clients = Self.twoClients()
+        clients[0].client.applicationPart = [
+            ApplicationPart(
+                family: "401-handling",
+                reason: "the library never calls a resource; the adapter sends the token"
+            )
+        ]
+        let pages = ClientsTable().pages(clients)
+        #expect(pages[0].text.contains("[🧩 application's part 1/3](clients/families/401-handling.md)"))
+        #expect(!pages[0].text.contains("❌ fail MUST 1/3"))
+        #expect(
+            Self.page(pages, "clients/x-lib-a.md").contains(
+                "- **401 handling**: the library never calls a resource; the adapter sends the token"
+            )
+        )
+    }
+
+    @Test("the table states the day of the latest run, and lists who implements each modern flow with its verdict")
+    func runDayAndModernFlows() {
+        var clients = Self.twoClients()
+        clients[1].client.capabilities = ["device_grant", "private_key_jwt"]
+        let page = ClientsTable().pages(clients)[0].text
+        #expect(page.contains("Run on 2023-11-14 (the latest of its clients' runs)."))
+        #expect(
+            page.contains(
+                "- **Device authorization grant (RFC 8628)** (Device authorization polling): [lib-b 2.0](clients/lib-b.md) · not run\n"
+            )
+        )
+        #expect(page.contains("- **DPoP (RFC 9449)** (DPoP): no client here implements it\n"))
+        #expect(
+            page.contains(
+                "- **JWT client authentication (RFC 7523)** (Client assertions): [lib-b 2.0](clients/lib-b.md)"
+            )
+        )
     }
 
     @Test("per family: every scenario's verdict per client, linked to its file in the repository")
@@ -218,7 +281,7 @@ struct ClientsTableTests {
     /// lib-a fails two 401 scenarios (one as its profile expects) and passes TLS but for pinning;
     /// lib-b passes every 401 scenario and supports no TLS.
     static func twoClients() -> [ConformanceResult] {
-        let storm = scenario(
+        var storm = scenario(
             "retry/401-storm-bounded",
             family: "401-handling",
             .expectedFailure,
@@ -232,11 +295,13 @@ struct ClientsTableTests {
                 ">   t=+0s  #3 POST /token grant_type=refresh_token refresh_token=rt-2 → 200",
             ]
         )
+        storm.probe = ".venv/bin/python probes/storm.py twice"
         var withoutChallenge = storm
         withoutChallenge.id = "retry/401-without-challenge-bounded"
         // Failed, but not as its profile expects: no reason, and a SHOULD where the storm is a MUST.
         withoutChallenge.verdict = .failed
         withoutChallenge.reason = nil
+        withoutChallenge.probe = nil
         withoutChallenge.file = nil
         withoutChallenge.level = "SHOULD"
         withoutChallenge.checks = withoutChallenge.checks.map { check in

@@ -74,6 +74,29 @@ struct DocumentationExampleTests {
         #expect(missing.isEmpty, "no runnable example uses \(missing)")
     }
 
+    @Test(
+        "the table of checks in expect.md is what the checks document, each row and example written in the check's file"
+    )
+    func checkTableWrittenFromTheChecks() throws {
+        let text = try String(
+            contentsOf: PackageFiles.root.appendingPathComponent(CheckReferenceTable.page),
+            encoding: .utf8
+        )
+        let rewritten = try #require(CheckReferenceTable.rewriting(text), "the page lost the table's markers")
+        #expect(
+            rewritten == text,
+            "docs/scenario-language/expect.md's table is not what the checks document; run: swift run conformance list --format markdown --pages docs/checks"
+        )
+        for check in CheckRegistry.checks {
+            #expect(!check.documentation.isEmpty, "\(check.key) documents no row")
+            #expect(
+                check.documentation.allSatisfy { $0.form.hasPrefix("`\(check.key):") },
+                "each row of \(check.key) shows the check's own key"
+            )
+        }
+        #expect(CheckReferenceTable.rewriting("no markers here") == nil)
+    }
+
     @Test("every example loads and passes on the reference client", arguments: try examples())
     func examplePasses(_ example: Example) async throws {
         let scenarios = try Self.scenarios(in: example)

@@ -27,7 +27,9 @@ extension ExpectationEvaluator {
         var obtainedAt: JournalEntry?
         var offending: [JournalEntry] = []
         for entry in transcript.journal where entry.endpoint == .token {
-            if entry.grant == .password, obtainedAt != nil, !isAskedForPasswordLogin(entry) {
+            if entry.grant == .password, obtainedAt != nil, !isAskedForPasswordLogin(entry),
+                !entry.request.madeByTheHarness
+            {
                 offending.append(entry)
             }
             if obtainedAt == nil, Self.deliveredTokens(entry) { obtainedAt = entry }

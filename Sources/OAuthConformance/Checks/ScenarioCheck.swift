@@ -9,6 +9,12 @@ protocol ScenarioCheck: Sendable, Equatable {
     /// Keys that go beside the check's own in the same item (`within:` beside `first:`); in the
     /// item of any other check each is an error. None unless the type says otherwise.
     static var companionKeys: [String] { get }
+    /// How the reference page states it: a row per form it takes (`CheckDocumentation`).
+    static var documentation: [CheckDocumentation] { get }
+    /// A complete scenario file that uses the check and passes on the reference client, shown
+    /// under the table of the reference page (and run by its tests); nil for a check whose
+    /// examples are in the prose of the pages already.
+    static var example: String? { get }
     /// The check an item states, or nil once each problem with it is reported where it stands.
     static func decode(_ source: CheckSource) -> Self?
 
@@ -32,6 +38,8 @@ protocol ScenarioCheck: Sendable, Equatable {
 
 extension ScenarioCheck {
     static var companionKeys: [String] { [] }
+
+    static var example: String? { nil }
 
     var timeExpressions: [TimeExpression] { [] }
 

@@ -361,9 +361,16 @@ private struct StepExecution {
     private func perform(_ action: StepAction) async -> Result<StepResult, StepProblem> {
         switch action {
         case .client(let operation):
-            return await withinStepTimeout(carryOut(plan(operation))).map(StepResult.client)
+            switch withSavedSession(plan(operation)) {
+            case .success(let plan): return await withinStepTimeout(carryOut(plan)).map(StepResult.client)
+            case .failure(let problem): return .failure(problem)
+            }
         case .concurrently(let times, let operation):
-            let plan = plan(operation)
+            let plan: OperationPlan
+            switch withSavedSession(self.plan(operation)) {
+            case .success(let resolved): plan = resolved
+            case .failure(let problem): return .failure(problem)
+            }
             if case .call(let single) = plan, single.isBatchable {
                 let client = self.client
                 return await withinStepTimeout(operations: times) {
@@ -438,6 +445,17 @@ private struct StepExecution {
         }
     }
 
+    /// A plan that restores a saved session, with the session made: the application's earlier
+    /// sign-in, sent to the provider now (`MockProvider.signInForASavedSession`), and its answer
+    /// saved as an application saves one. An answer that makes no session is the run's fault:
+    /// `SignInChoice` gives saved tokens only to scenarios whose rules leave that answer ordinary.
+    private func withSavedSession(_ plan: OperationPlan) -> Result<OperationPlan, StepProblem> {
+        guard case .restoredSession(let restore) = plan else { return .success(plan) }
+        return SavedSession.from(provider.signInForASavedSession(), receivedAt: provider.clock.now)
+            .map { .call(restore($0)) }
+            .mapError { StepProblem(message: "the saved session could not be made: \($0.message)") }
+    }
+
     /// The calls that carry the operation out, a request sent to the origin its path belongs to.
     private func plan(_ operation: ClientOperation) -> OperationPlan {
         // `SignInChoice` chose a method before the run whenever a step needs one.
@@ -457,27 +475,11 @@ private struct StepExecution {
             let clock = provider.clock
             let journal = provider.journal
             return { await Self.deviceSignIn(client, start: start, poll: poll, clock: clock, journal: journal) }
-        case .restoredSession(let restore):
-            let provider = self.provider
-            return {
-                let call = restore(Self.savedSession(issuedBy: provider))
-                return await client.perform(call).outcome(answering: call)
-            }
+        case .restoredSession:
+            // `perform` makes the saved session first (`withSavedSession`), so that a provider
+            // answer no session can be made of is the run's fault, not the client's.
+            return { .failure(ClientFailure(.protocolViolation, message: "no saved session was made to restore")) }
         }
-    }
-
-    /// A session the provider issues now, as the application would have saved it after an
-    /// earlier sign-in: its tokens, their type, and the access token's expiry on the clock the
-    /// client reads.
-    private static func savedSession(issuedBy provider: MockProvider) -> SavedSession {
-        let issued = provider.issueSavedSession()
-        return SavedSession(
-            accessToken: issued.access.value,
-            tokenType: issued.access.tokenType,
-            refreshToken: issued.refresh?.value,
-            expiresAt: issued.access.expiresAt.map(provider.clock.date(at:)),
-            scope: nil
-        )
     }
 
     /// Bounds on a device authorization's polling, which the client paces: past them the step

@@ -50,21 +50,44 @@ enum SignInChoice: Equatable {
             }) {
                 return "the scenario's sign-in must fail, and handing over saved tokens cannot"
             }
-            // Saved tokens come with no token response: a scenario that scripts the sign-in's would
-            // pass a client that never read one, and one that counts it would fail it for nothing.
-            if scenario.provider.rules.contains(where: {
-                SignInMethod.mayEndASignIn(endpoint: $0.match.endpoint, grant: $0.match.grant)
-            }) {
-                return "a rule scripts the sign-in's token response, which a client given saved tokens never reads"
+            // The session is what the application saved from its earlier sign-in, which the harness
+            // sends for it as the client is registered (`MockProvider.signInForASavedSession`).
+            if scenario.provider.clientAuthentication.usesAssertions {
+                return
+                    "the client authenticates with assertions of its own key, which an earlier sign-in made for it cannot sign"
             }
-            let signInSteps = scenario.steps.numbersSigningInTheClientsWay
-            let counted = (scenario.expectations + scenario.preconditions).flatMap(\.check.countedRequests)
-            if counted.contains(where: { $0.takesTheSignInsTokenRequest(signInSteps: signInSteps) }) {
-                return "a check counts the sign-in's token request, which a client given saved tokens never makes"
+            if scenario.provider.dpop != nil {
+                return "a DPoP-bound session needs the key it is bound to, which saved tokens do not carry"
+            }
+            // A scripted answer to that sign-in is saved as it stands when it states what a saved
+            // session holds; an odd statement (a lifetime that is no whole number of seconds, a
+            // token type, an altered body) is about reading a token response, which a client given
+            // saved tokens never does.
+            let oddSignInAnswer = scenario.provider.rules.contains { rule in
+                SignInMethod.mayEndASignIn(endpoint: rule.match.endpoint, grant: rule.match.grant)
+                    && (rule.delivery != nil || rule.action?.contains { !Self.savedAsItStands($0) } == true)
+            }
+            if oddSignInAnswer {
+                return
+                    "a rule scripts the sign-in's token response beyond what a saved session holds, which a client given saved tokens never reads"
             }
             return nil
         case .authorizationCode, .device, .password:
             return nil
         }
+    }
+
+    /// Whether a rule's answer to the sign-in leaves a session an application saves as it stands:
+    /// a token response with members added or left out, an ordinary lifetime, nothing else changed.
+    static func savedAsItStands(_ misbehaviour: any ProviderMisbehaviour) -> Bool {
+        guard let alteration = misbehaviour as? TokenResponseAlteration else { return false }
+        let held = ["access_token", "token_type", "refresh_token"]
+        guard !alteration.formEncoded, alteration.contentType == nil, alteration.truncatedTo == nil,
+            alteration.omit.isDisjoint(with: ["access_token", "token_type"]),
+            alteration.set.keys.allSatisfy({ !held.contains($0) })
+        else { return false }
+        if let lifetime = alteration.set["expires_in"], SavedSession.ordinaryLifetime(lifetime) == nil { return false }
+        if let scope = alteration.set["scope"], scope.stringValue == nil { return false }
+        return true
     }
 }

@@ -108,7 +108,7 @@ final class Dispatcher {
         return version != null ? version : "unknown";
     }
 
-    /** A login, request, restart or complete_authorization: its outcome or the library's error. */
+    /** A login, request, restart, restore_tokens or code redemption: its outcome or the library's error. */
     private JsonObject outcome(JsonObject operation) {
         String op = operation.get("op").getAsString();
         try {
@@ -135,6 +135,14 @@ final class Dispatcher {
                 case "restart":
                     client.restart();
                     return ok();
+                case "restore_tokens":
+                    JsonElement expiresAt = operation.get("expires_at");
+                    client.restoreTokens(
+                            operation.get("access_token").getAsString(),
+                            operation.get("token_type").getAsString(),
+                            nullableString(operation.get("refresh_token")),
+                            expiresAt == null || expiresAt.isJsonNull() ? null : expiresAt.getAsDouble());
+                    return okStatus(200, null);
                 default:
                     return failure(op, ClientError.unsupported("unknown operation " + op));
             }

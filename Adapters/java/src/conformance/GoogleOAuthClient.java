@@ -135,6 +135,31 @@ final class GoogleOAuthClient {
         store.save(current);
     }
 
+    /**
+     * The tokens sign-in: a session the application saved earlier becomes the Credential, without
+     * a request, the way the library restores one itself: AuthorizationCodeFlow.loadCredential
+     * builds a new Credential and calls setAccessToken, setRefreshToken and
+     * setExpirationTimeMilliseconds with what its DataStore holds (as start() does with the
+     * store). From then on intercept() refreshes it with that refresh token once 60 s or less
+     * remain, on the clock setClock gave it. The Credential has no scope or token type: the scope is
+     * dropped, and only a Bearer session can be taken, since the access method is
+     * BearerToken.authorizationHeaderAccessMethod() and the library has no DPoP proof to add.
+     */
+    void restoreTokens(String accessToken, String tokenType, String refreshToken, Double expiresAt) throws Exception {
+        if (!"bearer".equalsIgnoreCase(tokenType)) {
+            throw ClientError.unsupported("a " + tokenType + " session cannot be restored: the Credential sends "
+                    + "Authorization: Bearer (BearerToken.authorizationHeaderAccessMethod) and the library has no DPoP proof");
+        }
+        Credential fresh = newCredential();
+        fresh.setAccessToken(accessToken);
+        fresh.setRefreshToken(refreshToken);
+        // Unix seconds on the clock of now, which the VirtualClock the Credential reads is set to.
+        fresh.setExpirationTimeMilliseconds(expiresAt == null ? null : Math.round(expiresAt * 1000.0));
+        credential = fresh;
+        store.save(fresh); // kept for a restart, as after a sign-in
+        openId.signedOut();
+    }
+
     String authorizationUrl() {
         nonce = null;
         return newAuthorizationRequest(List.of()).build();

@@ -145,6 +145,11 @@ final class OpenIdConnect {
         identity = accepted.issuer() != null && accepted.subject() != null ? accepted : null;
     }
 
+    /** Nobody signed in with OpenID Connect: a session the application restored names no validated user. */
+    void signedOut() {
+        identity = null;
+    }
+
     Identity identity() {
         return identity;
     }

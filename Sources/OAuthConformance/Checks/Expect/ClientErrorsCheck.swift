@@ -3,6 +3,15 @@
 struct ClientErrorsCheck: ScenarioCheck {
     static let key = "client_errors"
 
+    /// Its row in the table of docs/scenario-language/expect.md.
+    static let documentation = [
+        CheckDocumentation(
+            form: #"`client_errors: { at_least: 1 }`"#,
+            passesWhen:
+                #"The number of errors the client reported, over every step, is `exactly`, `at_most` or `at_least` the number. As a [precondition](#precondition-no-pass-without-evidence): a check of error messages had a message to read."#
+        )
+    ]
+
     let bound: CountBound
 
     static func decode(_ source: CheckSource) -> ClientErrorsCheck? {

@@ -3,6 +3,14 @@
 struct CountCheck: ScenarioCheck {
     static let key = "count"
 
+    /// Its row in the table of docs/scenario-language/expect.md.
+    static let documentation = [
+        CheckDocumentation(
+            form: #"`count: { endpoint: token, grant: refresh_token, exactly: 1 }`"#,
+            passesWhen: #"The number of matching requests is `exactly`, `at_most` or `at_least` the number."#
+        )
+    ]
+
     let filter: RequestFilter
     let bound: CountBound
 

@@ -6,6 +6,15 @@ import MockProvider
 struct DistinctCheck: ScenarioCheck {
     static let key = "distinct"
 
+    /// Its row in the table of docs/scenario-language/expect.md.
+    static let documentation = [
+        CheckDocumentation(
+            form: #"`distinct: { endpoint: authorize, parameter: nonce }`"#,
+            passesWhen:
+                #"At least two requests match, each has the query or form parameter (non-empty), and no two have the same value: a `nonce` or `state` of its own for each request. The request filter keys go beside `parameter`."#
+        )
+    ]
+
     let filter: RequestFilter
     let parameter: String
 

@@ -4,6 +4,15 @@
 struct ErrorMessagesCheck: ScenarioCheck {
     static let key = "error_messages"
 
+    /// Its row in the table of docs/scenario-language/expect.md.
+    static let documentation = [
+        CheckDocumentation(
+            form: #"`error_messages: reveal_no_credentials`"#,
+            passesWhen:
+                #"No error the client reported (its message and type) quotes an issued token (as a whole word), the client secret or the user's password."#
+        )
+    ]
+
     static func decode(_ source: CheckSource) -> ErrorMessagesCheck? {
         source.word(among: ["reveal_no_credentials"], otherwise: "error_messages must be 'reveal_no_credentials'")
             .map { _ in ErrorMessagesCheck() }

@@ -2,6 +2,15 @@
 struct EveryStepCheck: ScenarioCheck {
     static let key = "every_step"
 
+    /// Its row in the table of docs/scenario-language/expect.md.
+    static let documentation = [
+        CheckDocumentation(
+            form: #"`every_step: succeeds`"#,
+            passesWhen:
+                #"Every step the client carries out (`login`, `authorize`, `sign_in`, `userinfo`, `exchange`, `request`, `restart`) succeeded, counting each operation of a `concurrently` step."#
+        )
+    ]
+
     static func decode(_ source: CheckSource) -> EveryStepCheck? {
         source.word(among: ["succeeds"], otherwise: "every_step must be 'succeeds'").map { _ in EveryStepCheck() }
     }

@@ -2,6 +2,15 @@
 /// first request matching the filter arrives in [from, before) of virtual time.
 struct FirstArrivalCheck: ScenarioCheck {
     static let key = "first"
+
+    /// Its row in the table of docs/scenario-language/expect.md.
+    static let documentation = [
+        CheckDocumentation(
+            form:
+                #"`first: { endpoint: token, grant: refresh_token }` with `within: { from: INSTANT, before: INSTANT }`"#,
+            passesWhen: #"The first matching request arrives at or after `from` and strictly before `before`."#
+        )
+    ]
     static let companionKeys = ["within"]
 
     let filter: RequestFilter

@@ -5,6 +5,23 @@ import MockProvider
 struct NeverCheck: ScenarioCheck {
     static let key = "never"
 
+    /// Its rows in the table of docs/scenario-language/expect.md.
+    static let documentation = [
+        CheckDocumentation(
+            form: #"`never: { endpoint: resource }`"#,
+            passesWhen: #"No request matches."#
+        ),
+        CheckDocumentation(
+            form: #"`never: { endpoint: resource, bearer: none }`"#,
+            passesWhen: #"No resource request went out without a bearer token."#
+        ),
+        CheckDocumentation(
+            form: #"`never: { presents: access_token#1 }`"#,
+            passesWhen:
+                #"No request carries that token anywhere: after a refused sign-in, nothing of its response is used."#
+        ),
+    ]
+
     let filter: RequestFilter
     let carrying: ForbiddenCarriage?
 

@@ -6,6 +6,15 @@ import Yams
 struct OrderCheck: ScenarioCheck {
     static let key = "order"
 
+    /// Its row in the table of docs/scenario-language/expect.md.
+    static let documentation = [
+        CheckDocumentation(
+            form: #"`order: [FILTER, FILTER, …]`"#,
+            passesWhen:
+                #"Each filter's *first* matching request exists, and these first requests arrived in the listed order (each strictly after the previous one in the journal). Two or more filters, no filter twice."#
+        )
+    ]
+
     let filters: [RequestFilter]
 
     static func decode(_ source: CheckSource) -> OrderCheck? {

@@ -6,6 +6,32 @@ import MockProvider
 struct PollingCheck: ScenarioCheck {
     static let key = "polling"
 
+    /// Its row in the table of docs/scenario-language/expect.md.
+    static let documentation = [
+        CheckDocumentation(
+            form: #"`polling: paced`"#,
+            passesWhen:
+                #"RFC 8628 §3.5: each `device_code` poll comes at least the interval after the one before: the interval of the device authorization response (5 s when it gives none), 5 s longer after each `slow_down` answered so far."#
+        )
+    ]
+
+    static let example: String? = """
+        conformance: 1
+        id: device/docs-polling-paced
+        title: The device authorization is polled no sooner than the interval it names
+        area: device
+        level: MUST
+        spec: [RFC 8628 §3.5]
+        provider:
+          device_authorization: { interval: 7s, user: { approves_at_poll: 3 } }
+        steps:
+          - device_sign_in:
+            outcome: succeeds
+        expect:
+          - polling: paced
+          - count: { endpoint: token, grant: device_code, exactly: 3 }
+        """
+
     static func decode(_ source: CheckSource) -> PollingCheck? {
         source.word(
             among: ["paced"],

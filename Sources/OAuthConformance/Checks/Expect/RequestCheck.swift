@@ -14,6 +14,22 @@ struct RequestCheck: ScenarioCheck {
     }
 
     static let key = "request"
+
+    /// Its rows in the table of docs/scenario-language/expect.md.
+    static let documentation = [
+        CheckDocumentation(
+            form:
+                #"`request: { endpoint: token, grant: refresh_token, call: 2 }` with `carries: { refresh_token: refresh_token#1 }`"#,
+            passesWhen:
+                #"The 2nd matching request carries that token: an access token as its bearer credential, a refresh token in its `refresh_token` form field. The key names the kind: `access_token: app_access_token#1` and `refresh_token: app_refresh_token#1` name the app server's."#
+        ),
+        CheckDocumentation(
+            form:
+                #"`request: { endpoint: authorize, call: 1 }` with `parameters: { code_challenge_method: S256, state: { min_length: 22 }, code_challenge: present, client_secret: absent, scope: { includes: openid } }`"#,
+            passesWhen:
+                #"The 1st matching request has each query or form parameter as stated: that exact value, `present` (non-empty), `absent`, at least `min_length` characters, or, with `includes`, a space-separated list (as `scope` is, RFC 6749 §3.3) that holds that word. A `request` item states either `carries` or `parameters`."#
+        ),
+    ]
     static let companionKeys = ["carries", "parameters"]
 
     let filter: RequestFilter

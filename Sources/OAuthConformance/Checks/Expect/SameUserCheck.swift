@@ -5,6 +5,20 @@
 struct SameUserCheck: ScenarioCheck {
     static let key = "same_user"
 
+    /// Its rows in the table of docs/scenario-language/expect.md.
+    static let documentation = [
+        CheckDocumentation(
+            form: #"`same_user: throughout`"#,
+            passesWhen:
+                #"The client reported a signed-in user after some step, and after that step and every later one it holds that user (the same `iss` and `sub`) or nobody: it never switches users silently (OIDC Core §12.2, §5.3.2), though it may end a session it can no longer trust."#
+        ),
+        CheckDocumentation(
+            form: #"`same_user: kept`"#,
+            passesWhen:
+                #"As `throughout`, but holding nobody fails too: the user of the first sign-in stays signed in after every later step."#
+        ),
+    ]
+
     /// Whether holding nobody after a step passes (`throughout`) or fails (`kept`).
     let allowingSignOut: Bool
 

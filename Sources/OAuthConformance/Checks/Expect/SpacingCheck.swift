@@ -4,6 +4,15 @@
 struct SpacingCheck: ScenarioCheck {
     static let key = "spacing"
 
+    /// Its row in the table of docs/scenario-language/expect.md.
+    static let documentation = [
+        CheckDocumentation(
+            form: #"`spacing: { endpoint: jwks, from_call: 2, at_least: client.jwks_refetch_interval }`"#,
+            passesWhen:
+                #"Consecutive matching requests, from the `from_call`-th on (default 1), arrive at least `at_least` apart in virtual time; `at_least` is a time expression, and `client.jwks_refetch_interval` is what the client's profile declares (`policies.jwks_refetch_interval`; a scenario that names it is skipped for a client that declares none)."#
+        )
+    ]
+
     let filter: RequestFilter
     /// The first of the matching requests the spacing is measured from, from 1.
     let fromCall: Int

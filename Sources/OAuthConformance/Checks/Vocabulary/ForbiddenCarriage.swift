@@ -39,4 +39,64 @@ public enum ForbiddenCarriage: String, Sendable, Hashable, CaseIterable {
         case .staleDPoPNonce: "carrying a DPoP proof without the server's latest nonce"
         }
     }
+
+    /// Its row in the table of docs/scenario-language/expect.md, after the checks' own.
+    var documentation: CheckDocumentation {
+        switch self {
+        case .expiredAccessToken:
+            CheckDocumentation(
+                form: #"`never: { …, carries: expired_access_token }`"#,
+                passesWhen:
+                    #"No matching request carries, as its bearer credential, an access token that had expired when it arrived."#
+            )
+        case .refreshToken:
+            CheckDocumentation(
+                form: #"`never: { …, carries: refresh_token }`"#,
+                passesWhen:
+                    #"No matching request carries any refresh token the provider issued, anywhere: a header (any header, any scheme), a query parameter, a form field or a body. Use it with `endpoint: resource` (refresh tokens belong at the token endpoint only, RFC 6749 §10.4)."#
+            )
+        case .accessTokenInQuery:
+            CheckDocumentation(
+                form: #"`never: { …, carries: access_token_in_query }`"#,
+                passesWhen:
+                    #"No matching request has an access token in its query string: an `access_token` parameter (RFC 6750 §2.3), or any issued access token as a query value (RFC 9700 §4.3.2)."#
+            )
+        case .clientSecret:
+            CheckDocumentation(
+                form: #"`never: { …, carries: client_secret }`"#,
+                passesWhen:
+                    #"No matching request carries the client's secret anywhere: a header (HTTP Basic credentials decoded), a query parameter, a form field or a body. Use it with `endpoint: resource` (RFC 6749 §10.4: the secret authenticates the client to the authorization server only)."#
+            )
+        case .clientSecretInQuery:
+            CheckDocumentation(
+                form: #"`never: { …, carries: client_secret_in_query }`"#,
+                passesWhen:
+                    #"No matching request has the client's secret in its query string (RFC 6749 §2.3.1: not in the request URI)."#
+            )
+        case .credentials:
+            CheckDocumentation(
+                form: #"`never: { origin: other, carries: credentials }`"#,
+                passesWhen:
+                    #"No matching request carries any credential: an `Authorization` header, any issued token anywhere, or a `client_secret`, `password`, `code`, `code_verifier`, `refresh_token` or `access_token` parameter. For requests that should hold none, such as those a redirect sent to another origin."#
+            )
+        case .bearerForDPoPToken:
+            CheckDocumentation(
+                form: #"`never: { endpoint: resource, carries: bearer_for_dpop_token }`"#,
+                passesWhen:
+                    #"No matching request presents a DPoP-bound access token (RFC 9449 §7.1) with the `Bearer` scheme, or with the `DPoP` scheme but no `DPoP` proof. See [DPoP](flows.md#dpop)."#
+            )
+        case .replayedDPoPProof:
+            CheckDocumentation(
+                form: #"`never: { carries: replayed_dpop_proof }`"#,
+                passesWhen:
+                    #"No matching request carries a DPoP proof whose `jti` a proof of an earlier request had (RFC 9449 §4.2, §11.1)."#
+            )
+        case .staleDPoPNonce:
+            CheckDocumentation(
+                form: #"`never: { carries: stale_dpop_nonce }`"#,
+                passesWhen:
+                    #"No matching request carries a DPoP proof without the latest nonce its server (the token endpoint's, or the resource's) handed out before the request, in a `use_dpop_nonce` error or in the `DPoP-Nonce` of a success (RFC 9449 §8.2, §9)."#
+            )
+        }
+    }
 }

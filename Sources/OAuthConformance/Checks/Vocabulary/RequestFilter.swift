@@ -59,8 +59,8 @@ public struct RequestFilter: Sendable, Equatable, CustomStringConvertible {
     /// Why the number of requests the filter takes would depend on how the client signed in, when
     /// the sign-in is the client's (`sign_in: any` at the steps `signInSteps`), or `nil` when it does
     /// not. The methods' requests differ on every endpoint but the token endpoint, where each makes
-    /// one (the one that ends it), but saved tokens none, which then do not take the scenario
-    /// (`takesTheSignInsTokenRequest`). So a count or a numbered request must leave the sign-in out
+    /// one: the one that ends it, or for saved tokens the earlier sign-in the harness sends for the
+    /// application. So a count or a numbered request must leave the sign-in out
     /// (by its endpoint, grant, origin or steps) everywhere else, and name no grant only some
     /// clients sign in with.
     func signInDependence(signInSteps: [Int]) -> String? {
@@ -70,13 +70,6 @@ public struct RequestFilter: Sendable, Equatable, CustomStringConvertible {
         if let endpoint, !SignInMethod.endpointsOfSomeSignIn.contains(endpoint) { return nil }
         return
             "takes the requests step \(signInStep) (sign_in: any) makes \(endpoint.map { "at the \($0.rawValue) endpoint" } ?? "anywhere"), whose number depends on how the client signs in; name an endpoint the sign-in does not call (resource, token) or leave the sign-in out (from_step: \(signInStep + 1))"
-    }
-
-    /// Whether the filter may take the token request that ends a sign-in that is the client's
-    /// (`sign_in: any` at the steps `signInSteps`): saved tokens make none.
-    func takesTheSignInsTokenRequest(signInSteps: [Int]) -> Bool {
-        signInSteps.contains { steps?.contains($0) ?? true }
-            && SignInMethod.mayEndASignIn(endpoint: endpoint, grant: grant)
     }
 
     /// e.g. "token requests (grant refresh_token)".

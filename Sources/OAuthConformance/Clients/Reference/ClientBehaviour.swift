@@ -174,3 +174,243 @@ public struct ClientBehaviour: Sendable, Equatable {
 
     public static let conforming = ClientBehaviour()
 }
+
+extension ClientBehaviour {
+    /// The deliberate bugs of the knobs above, each switching one knob from its conforming value, as a
+    /// real library's bug would: `DefectiveClient.catalogue` holds them, and `conformance selftest`
+    /// proves that some scenario fails each. A new knob gets its defect here, beside it.
+    static let defects: [DefectiveClient] = [
+        .defect("no-refresh-leeway", "refreshes only once the access token has expired, ignoring its declared window") {
+            $0.refreshLeeway = .zero
+        },
+        .defect("premature-refresh", "refreshes far earlier than its declared window (a leeway of a whole day)") {
+            $0.refreshLeeway = .seconds(86_400)
+        },
+        .defect("ignores-expires-in", "treats every access token as never expiring and relies on 401s to find out") {
+            $0.readsExpiresIn = false
+        },
+        .defect("no-refresh-on-401", "surfaces a 401 invalid_token without refreshing") {
+            $0.unauthorizedRecovery = .none
+        },
+        .defect("stale-token-replay", "refreshes after a 401 but replays the request with the rejected token") {
+            $0.unauthorizedRecovery = .replayWithStaleToken
+        },
+        .defect("drops-absent-refresh-token", "forgets its refresh token when a refresh response carries none") {
+            $0.keepsRefreshTokenWhenAbsent = false
+        },
+        .defect("no-single-flight", "lets every concurrent caller start its own refresh with the same refresh token") {
+            $0.sharesOneRefresh = false
+        },
+        .defect(
+            "token-in-query",
+            "sends the access token as an access_token query parameter instead of the Authorization header"
+        ) { $0.accessTokenPlacement = .queryParameter },
+        .defect(
+            "refresh-token-to-resource",
+            "sends its refresh token to the resource server in an X-Refresh-Token header"
+        ) { $0.keepsRefreshTokenFromResource = false },
+        .defect(
+            "retries-token-errors",
+            "sends a refused grant again, as if an RFC 6749 §5.2 error were a transient failure"
+        ) { $0.retriesTokenErrors = true },
+        .defect(
+            "swallows-error-codes",
+            "reports every token endpoint error as a generic failure, losing the RFC 6749 §5.2 code"
+        ) { $0.reportsErrorCodes = false },
+        .defect(
+            "no-pkce",
+            "runs the authorization code flow without PKCE, so an intercepted code can be redeemed by anyone"
+        ) { $0.pkce = .none },
+        .defect("pkce-plain", "uses the PKCE plain method, putting the verifier itself in the authorization URL") {
+            $0.pkce = .plain
+        },
+        .defect("no-state-check", "redeems the code of an authorization response whatever its state (login CSRF)") {
+            $0.checksState = false
+        },
+        .defect("predictable-state", "sends the same fixed state with every authorization request") {
+            $0.unguessableState = false
+        },
+        .defect("no-iss-check", "ignores the authorization response's iss, open to mix-up attacks (RFC 9207)") {
+            $0.checksIssuer = false
+        },
+        .defect(
+            "follows-redirects-with-credentials",
+            "follows redirects by sending the same request, Authorization header and body included, to the new location"
+        ) { $0.followsRedirects = true },
+        .defect(
+            "accepts-any-certificate",
+            "switches certificate verification off, so any server can collect its credentials"
+        ) { $0.verifiesCertificates = false },
+        .defect(
+            "ignores-pinned-key",
+            "is given the provider's public key to pin, but trusts any certificate its CA issued"
+        ) { $0.checksPinnedKey = false },
+        .defect(
+            "rotated-refresh-token-not-persisted",
+            "keeps a rotated refresh token in memory only, so after a restart it presents the superseded one"
+        ) { $0.persistsRefreshedTokens = false },
+        .defect(
+            "refresh-storm-short-lifetime",
+            "refreshes on every request when the token lives less than its refresh window"
+        ) { $0.clampsLeewayToHalfLifetime = false },
+        .defect(
+            "missing-expiry-means-expired",
+            "treats a token response without a usable expires_in as already expired"
+        ) { $0.missingLifetimeMeansExpired = true },
+        .defect(
+            "drops-string-expires-in",
+            #"silently drops an expires_in sent as a string ("120") and never refreshes proactively"#
+        ) { $0.readsStringExpiresIn = false },
+        .defect(
+            "null-refresh-token-replaces-previous",
+            #"stores "refresh_token": null or "" in place of the refresh token it has"#
+        ) { $0.treatsEmptyRefreshTokenAsAbsent = false },
+        .defect(
+            "ignores-rotated-refresh-token",
+            "keeps presenting its first refresh token after the provider rotated it"
+        ) { $0.storesRotatedRefreshToken = false },
+        // Eight rounds break the check many times over and stay well inside a step's real-time
+        // limit on a loaded CI machine, where twenty once ran into it (an error, not a failure).
+        .defect("unbounded-401-loop", "refreshes and replays after every 401, stopped only by a cap of 8 rounds") {
+            $0.replayRoundsPer401 = 8
+        },
+        .defect(
+            "refresh-on-insufficient-scope",
+            "refreshes and replays after a 403 insufficient_scope, which a new token cannot cure"
+        ) { $0.refreshesOnInsufficientScope = true },
+        .defect(
+            "recursive-refresh-on-invalid-client",
+            "answers a refresh refused with 401 invalid_client with another refresh, up to 10 times"
+        ) { $0.refreshesAgainOnInvalidClient = true },
+        .defect(
+            "refresh-on-every-401",
+            "refreshes after a 401 on a request sent with a token that was already replaced"
+        ) { $0.replaysStaleCredentialWithoutRefresh = false },
+        .defect(
+            "replays-after-failed-refresh",
+            "replays the rejected request with the old token when the refresh failed"
+        ) { $0.replaysAfterFailedRefresh = true },
+        .defect(
+            "waiters-retry-failed-refresh",
+            "lets every caller that waited for a failed refresh retry it with the same refresh token"
+        ) { $0.waitersRetryFailedRefresh = true },
+        .defect(
+            "retries-invalid-grant",
+            "keeps the refresh token refused with invalid_grant and sends it again on the next call"
+        ) { $0.discardsTokensOnInvalidGrant = false },
+        .defect(
+            "html-error-as-missing-token",
+            #"reports an HTML 502 from the token endpoint as "server response missing access_token""#
+        ) { $0.classifiesBodilessErrorsByStatus = false },
+        .defect("signs-out-on-server-error", "throws its tokens away when a refresh fails with a server error") {
+            $0.keepsTokensOnTransientFailure = false
+        },
+        .defect(
+            "signs-in-again-with-kept-password",
+            "keeps the user's password and, when a refresh fails, signs in with it again, dropping its refresh token"
+        ) { $0.discardsPasswordOnceTokensArrive = false },
+        .defect("never-calls-the-resource", "fails every call to the resource before sending anything") {
+            $0.callsTheResource = false
+        },
+        .defect(
+            "client-secret-in-authorization-url",
+            "puts its client secret in the authorization URL, where browser history and logs keep it"
+        ) { $0.keepsSecretOffTheFrontChannel = false },
+        .defect("retries-5xx-without-bound", "repeats a token request that got a 5xx at once, up to 50 times") {
+            $0.attemptsOnServerError = 50
+        },
+        .defect("ignores-retry-after", "asks the token endpoint again before the time its Retry-After named") {
+            $0.honoursRetryAfter = false
+        },
+        .defect("retry-after-seconds-only", "understands Retry-After only as delay-seconds, not as an HTTP-date") {
+            $0.readsRetryAfterDates = false
+        },
+        .defect(
+            "error-body-in-200-as-success",
+            #"takes a 200 answer for a token response even when its body is {"error": …}"#
+        ) { $0.errorMemberOverridesStatus = false },
+        .defect(
+            "accepts-missing-access-token",
+            "stores a token response without access_token and sends an empty bearer token"
+        ) { $0.requiresAccessToken = false },
+        .defect("case-sensitive-token-type", #"refuses token_type "bearer" because it compares with "Bearer" exactly"#)
+        {
+            $0.tokenTypeCaseInsensitive = false
+        },
+        .defect("any-token-type-as-bearer", "sends a token of any token_type (mac, DPoP, …) as a Bearer token") {
+            $0.refusesOtherTokenTypes = false
+        },
+        .defect("strict-token-response-decoding", "refuses a token response with a member it does not know") {
+            $0.ignoresUnknownMembers = false
+        },
+        .defect("client-secret-to-resource", "adds client_id and client_secret query parameters to every resource call")
+        { $0.keepsClientSecretFromResource = false },
+        .defect("client-secret-in-token-url", "puts client_id and client_secret in the token endpoint URL") {
+            $0.keepsClientSecretOutOfURLs = false
+        },
+        .defect(
+            "keeps-stale-expiry",
+            "keeps the previous token's expiry when a refresh response has no expires_in, so the new token looks expired"
+        ) {
+            $0.replacesExpiryWithEachResponse = false
+        },
+        .defect(
+            "credentials-in-error-messages",
+            "quotes the token request it sent, refresh token and client secret included, in the errors it raises"
+        ) {
+            $0.keepsCredentialsOutOfErrors = false
+        },
+        .defect(
+            "failed-refresh-sends-unauthenticated",
+            "forgets a still-valid access token when a refresh fails, and sends later calls without any token"
+        ) {
+            $0.keepsTokensWhenRefreshFails = false
+        },
+        .defect(
+            "expiry-from-server-date",
+            "computes expiry as the server's Date header plus expires_in, so a skewed server clock moves it"
+        ) { $0.measuresExpiryFromReceipt = false },
+        .defect("reused-client-assertion", "sends its first private_key_jwt assertion again with every token request") {
+            $0.freshClientAssertions = false
+        },
+        .defect(
+            "assertion-by-wall-clock",
+            "dates its private_key_jwt assertions by the machine's clock, not the one it is given"
+        ) {
+            $0.datesAssertionsByClientClock = false
+        },
+        .defect("polls-every-second", "polls for a device authorization every second, whatever the interval") {
+            $0.honoursPollingInterval = false
+        },
+        .defect("ignores-slow-down", "keeps its polling interval after slow_down") {
+            $0.slowsDownWhenAsked = false
+        },
+        .defect("polls-after-denial", "keeps polling after access_denied, expired_token and the code's expiry") {
+            $0.stopsPollingOnDenialOrExpiry = false
+        },
+        .defect(
+            "ignores-pushed-authorization",
+            "sends its authorization requests through the browser though the provider requires pushes"
+        ) {
+            $0.pushesAuthorizationRequests = false
+        },
+        .defect("reused-request-uri", "opens the request_uri of its first pushed authorization request again") {
+            $0.pushesEveryAuthorization = false
+        },
+        .defect(
+            "front-channel-after-failed-push",
+            "sends the authorization request through the browser when the push fails"
+        ) {
+            $0.fallsBackToFrontChannel = true
+        },
+        .defect(
+            "invents-verification-uri-complete",
+            "shows a verification_uri_complete of its own making when the provider gave none"
+        ) {
+            $0.showsOnlyIssuedURIs = false
+        },
+        .defect("no-poll-back-off", "polls again at the interval after a device code poll that failed with a 5xx") {
+            $0.backsOffAfterFailedPolls = false
+        },
+    ]
+}

@@ -2,8 +2,9 @@ import Foundation
 
 /// The results docs/clients.md is rendered from, committed beside it (docs/clients/results/) so
 /// that a test renders the page again without running a library: of each client's result, only
-/// what the table shows (verdicts, reasons, failed checks and the one timeline it quotes), and
-/// nothing that changes from run to run besides (wall times, the start, the seed, client output).
+/// what the table shows (verdicts, reasons, failed checks, the one timeline it quotes and the day
+/// of the run), and nothing that changes from run to run besides (wall times, the time of day, the
+/// seed, client output).
 public enum ClientsTableResults {
     /// The folder of the committed results, from the repository root.
     public static let folder = "docs/clients/results"
@@ -28,7 +29,13 @@ public enum ClientsTableResults {
         let quoted = LibraryFindings.evidence(among: result.scenarios)?.id
         var trimmed = result
         trimmed.seed = 0
-        trimmed.startedAt = Date(timeIntervalSince1970: 0)
+        // The day of the run, which the table states; not the time, which would change the
+        // committed file at every run of the same day.
+        let secondsPerDay = 86_400.0
+        trimmed.startedAt = Date(
+            timeIntervalSince1970: (result.startedAt.timeIntervalSince1970 / secondsPerDay).rounded(.down)
+                * secondsPerDay
+        )
         trimmed.milliseconds = 0
         trimmed.scenarios = result.scenarios.map { scenario in
             var scenario = scenario

@@ -8,17 +8,27 @@ struct FamilyTally: Equatable {
     var errors = 0
     /// Ran, but never reached what the scenario is about: no verdict on the behaviour.
     var inconclusive = 0
+    /// The strictest level a failed scenario failed at: MUST outweighs SHOULD, SHOULD POLICY.
+    var strictestFailure: Level?
+    /// The library leaves the family to the application (`application_part`): what ran judged
+    /// the adapter's few lines as much as the library.
+    var leftToTheApplication: Bool
 
-    init(_ scenarios: [ScenarioRecord]) {
+    init(_ scenarios: [ScenarioRecord], leftToTheApplication: Bool = false) {
+        self.leftToTheApplication = leftToTheApplication
+        var failingLevels: [Level] = []
         for scenario in scenarios {
             switch scenario.verdict {
             case .passed: passed += 1
             case .skipped: skipped += 1
             case .error: errors += 1
             case .inconclusive: inconclusive += 1
-            case .failed, .expectedFailure, .toleratedFailure: failed += 1
+            case .failed, .expectedFailure, .toleratedFailure:
+                failed += 1
+                failingLevels.append(scenario.failingLevel ?? Level(rawValue: scenario.level) ?? .policy)
             }
         }
+        strictestFailure = Level.strictest(failingLevels)
     }
 
     enum Outcome: Equatable {
@@ -40,12 +50,14 @@ struct FamilyTally: Equatable {
     /// The scenarios that ran and were judged or errored: what `passed/judged` counts against.
     var judged: Int { passed + failed + errors }
 
-    /// `✅ pass 8/8`, `❌ fail 5/8, 2 skipped`, `➖ not supported, 4 skipped`.
+    /// `✅ pass 8/8`, `❌ fail MUST 5/8, 2 skipped`, `➖ not supported, 4 skipped`, and for a family
+    /// the library leaves to the application `🧩 application's part 3/4`.
     var text: String {
         var parts: [String] =
             switch outcome {
+            case _ where leftToTheApplication && judged > 0: ["🧩 application's part \(passed)/\(judged)"]
             case .pass: ["✅ pass \(passed)/\(judged)"]
-            case .fail: ["❌ fail \(passed)/\(judged)"]
+            case .fail: ["❌ fail \(strictestFailure.map { "\($0.rawValue) " } ?? "")\(passed)/\(judged)"]
             case .error: ["⚠️ error \(passed)/\(judged)"]
             case .notSupported: ["➖ not supported"]
             case .notRun: ["· not run"]

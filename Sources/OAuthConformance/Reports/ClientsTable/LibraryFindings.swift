@@ -10,6 +10,9 @@ struct LibraryFindings {
         var text: String
         /// The profile lists it as an expected failure.
         var known: Bool
+        /// The probe that confirms the profile's reason without the harness; for an expected
+        /// failure without one, the reason is not published and `text` holds the checks it failed.
+        var probe: String?
         var scenarioIDs: [String]
     }
 
@@ -36,10 +39,14 @@ struct LibraryFindings {
             }
             guard let (text, known) = Self.describe(scenario) else { continue }
             let family = BehaviourFamily.family(of: scenario)
-            if let index = findings.firstIndex(where: { $0.family == family && $0.text == text }) {
+            if let index = findings.firstIndex(where: {
+                $0.family == family && $0.text == text && $0.probe == scenario.probe
+            }) {
                 findings[index].scenarioIDs.append(scenario.id)
             } else {
-                findings.append(Finding(family: family, text: text, known: known, scenarioIDs: [scenario.id]))
+                findings.append(
+                    Finding(family: family, text: text, known: known, probe: scenario.probe, scenarioIDs: [scenario.id])
+                )
             }
         }
         let order = BehaviourFamily.all + [.other]
@@ -54,21 +61,28 @@ struct LibraryFindings {
     }
 
     /// What a scenario that did not pass says is wrong, and whether its profile expected it;
-    /// nil for a pass or a skip.
+    /// nil for a pass or a skip. The reason a profile gives is a claim about the library, published
+    /// only with the probe that confirms it; without one, the checks the scenario failed say what is wrong.
     private static func describe(_ scenario: ScenarioRecord) -> (text: String, known: Bool)? {
         switch scenario.verdict {
         case .passed, .skipped:
             return nil
         case .expectedFailure:
+            guard scenario.probe != nil else { return (failedChecks(of: scenario), true) }
             return (StableText.masked(scenario.reason ?? "expected failure"), true)
         case .failed, .toleratedFailure:
-            let checks = scenario.failedChecks.map(\.leveledStatement)
-            return ("fails: " + (checks.isEmpty ? scenario.title : checks.joined(separator: "; ")), false)
+            return (failedChecks(of: scenario), false)
         case .error:
             return ("could not be judged: " + StableText.masked(scenario.reason ?? "error"), false)
         case .inconclusive:
             return ("not exercised: " + StableText.masked(scenario.reason ?? "inconclusive"), false)
         }
+    }
+
+    /// `fails: MUST: …; SHOULD: …`, or the title when no check is recorded.
+    private static func failedChecks(of scenario: ScenarioRecord) -> String {
+        let checks = scenario.failedChecks.map(\.leveledStatement)
+        return "fails: " + (checks.isEmpty ? scenario.title : checks.joined(separator: "; "))
     }
 
     /// The failure that tells most and reads the same in every run: from a family whose

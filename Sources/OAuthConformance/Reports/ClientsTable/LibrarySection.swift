@@ -16,8 +16,16 @@ struct LibrarySection {
         } else {
             lines += findings.findings.map { finding in
                 "- **\(MarkdownText.inline(finding.family.title))**: \(MarkdownText.inline(finding.text))"
-                    + (finding.known ? "" : " (not in its profile's expected failures)")
+                    + confirmation(of: finding)
                     + " — " + finding.scenarioIDs.map { "`\($0)`" }.joined(separator: ", ")
+            }
+            lines.append("")
+        }
+        if let parts = client.applicationPart, !parts.isEmpty {
+            lines += ["Left to the application (the adapter does what the library's documentation shows):", ""]
+            lines += parts.map { part in
+                "- **\(MarkdownText.inline(BehaviourFamily.named(part.family)?.title ?? part.family))**: "
+                    + MarkdownText.inline(part.reason)
             }
             lines.append("")
         }
@@ -34,6 +42,14 @@ struct LibrarySection {
             lines += MarkdownText.codeBlock(ReportText.capped(text, to: evidenceLimit)) + [""]
         }
         return lines
+    }
+
+    /// How far the finding is confirmed: by a probe run without the harness, or only by the run.
+    private func confirmation(of finding: LibraryFindings.Finding) -> String {
+        guard finding.known else { return " (not in its profile's expected failures)" }
+        guard let probe = finding.probe else { return " (expected by its profile; its reason awaits a probe)" }
+        return
+            " (confirmed without the harness by <code>\(MarkdownText.html(probe))</code>, run from the profile's folder)"
     }
 
     /// `Profile Adapters/python/authlib.yaml · capabilities … · refresh window 1m · 103 scenarios: …`.

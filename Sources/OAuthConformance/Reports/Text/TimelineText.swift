@@ -36,6 +36,8 @@ public enum TimelineText {
 
     static func line(for entry: JournalEntry, marked: Bool, idTokens: [IssuedIDToken] = []) -> String {
         "\(marked ? ">" : " ")   t=\(instant(entry.at))  #\(entry.sequence) \(request(entry, idTokens: idTokens)) → \(response(entry, idTokens: idTokens))"
+            + (entry.request.madeByTheHarness
+                ? " (sent by the harness: the earlier sign-in whose tokens were saved)" : "")
     }
 
     static func describe(_ result: StepResult) -> String {

@@ -40,3 +40,53 @@ public struct DPoPBehaviour: Sendable, Equatable {
 
     public static let conforming = DPoPBehaviour()
 }
+
+extension DPoPBehaviour {
+    /// The deliberate bugs of its knobs (`ClientBehaviour.dpop`), each switching one knob from its conforming value, as a
+    /// real library's bug would: `DefectiveClient.catalogue` holds them, and `conformance selftest`
+    /// proves that some scenario fails each. A new knob gets its defect here, beside it.
+    static let defects: [DefectiveClient] = [
+        .defect("dpop-bound-token-as-bearer", "sends its DPoP-bound access token as a Bearer token, with no proof") {
+            $0.dpop.presentsBoundTokensWithProof = false
+        },
+        .defect("reused-dpop-proof", "sends the first DPoP proof it made for a method and URL again") {
+            $0.dpop.freshProofPerRequest = false
+        },
+        .defect("dpop-htu-with-query", "puts the query string in its DPoP proofs' htu") {
+            $0.dpop.dropsQueryFromHTU = false
+        },
+        .defect("ignores-dpop-nonce", "gives up when a server demands a DPoP nonce, never retrying with it") {
+            $0.dpop.nonceRetries = 0
+        },
+        .defect("loops-on-dpop-nonce", "retries with every new DPoP nonce a server demands, up to ten times") {
+            $0.dpop.nonceRetries = 10
+        },
+        .defect("retries-dpop-nonce-twice", "retries twice when a server demands one new DPoP nonce after another") {
+            $0.dpop.nonceRetries = 2
+        },
+        .defect(
+            "forgets-dpop-nonce",
+            "uses a server's DPoP nonce for the retry it was demanded for, and then forgets it"
+        ) {
+            $0.dpop.keepsNonceForLaterRequests = false
+        },
+        .defect("one-dpop-nonce-for-all-servers", "sends the latest DPoP nonce of any server to every server") {
+            $0.dpop.keepsNoncesPerServer = false
+        },
+        .defect(
+            "dpop-nonce-only-from-errors",
+            "learns DPoP nonces from use_dpop_nonce errors only, never from a successful answer"
+        ) {
+            $0.dpop.readsNonceFromEveryAnswer = false
+        },
+        .defect(
+            "bearer-answer-used-as-dpop",
+            "keeps a Bearer answer to its DPoP proof as if it were bound, and sends it with the DPoP scheme"
+        ) {
+            $0.dpop.bearerAnswer = .useAsDPoP
+        },
+        .defect("new-dpop-key-per-token-request", "makes a new DPoP key for every token request, refreshes included") {
+            $0.dpop.keepsKeyAcrossRequests = false
+        },
+    ]
+}

@@ -54,3 +54,70 @@ public struct OpenIDConnectBehaviour: Sendable, Equatable {
         )
     }
 }
+
+extension OpenIDConnectBehaviour {
+    /// The deliberate bugs of its knobs (`ClientBehaviour.openIDConnect`), each switching one knob from its conforming value, as a
+    /// real library's bug would: `DefectiveClient.catalogue` holds them, and `conformance selftest`
+    /// proves that some scenario fails each. A new knob gets its defect here, beside it.
+    static let defects: [DefectiveClient] = [
+        .defect(
+            "id-token-signature-unchecked",
+            "checks the ID token's header and claims but never its signature, so another key's token passes"
+        ) { $0.openIDConnect.checksIDTokenSignature = false },
+        .defect("id-token-alg-none", "accepts an unsigned ID token (alg: none)") {
+            $0.openIDConnect.acceptsUnsignedIDTokens = true
+        },
+        .defect(
+            "id-token-algorithm-confusion",
+            "takes the algorithm from the ID token's header, so HS256 keyed with the provider's RSA public key passes"
+        ) { $0.openIDConnect.takesAlgorithmFromTokenHeader = true },
+        .defect("id-token-ignores-nonce", "accepts an ID token whatever its nonce, open to ID token replay") {
+            $0.openIDConnect.checksNonce = false
+        },
+        .defect("id-token-ignores-aud", "accepts an ID token issued to another client") {
+            $0.openIDConnect.checksAudience = false
+        },
+        .defect(
+            "id-token-ignores-azp",
+            "accepts an ID token presented by another party (azp) or with several audiences and no azp"
+        ) {
+            $0.openIDConnect.checksAuthorizedParty = false
+        },
+        .defect("id-token-ignores-exp", "accepts an expired ID token, or one without exp") {
+            $0.openIDConnect.checksExpiry = false
+        },
+        .defect("id-token-ignores-iat", "accepts an ID token without iat, or issued in the future") {
+            $0.openIDConnect.checksIssuedAt = false
+        },
+        .defect("id-token-ignores-at-hash", "accepts an ID token whose at_hash does not match the access token") {
+            $0.openIDConnect.checksAccessTokenHash = false
+        },
+        .defect("jwks-never-refetched", "keeps the first JWKS forever, so a rotated signing key is never picked up") {
+            $0.openIDConnect.refetchesKeysForUnknownKeyID = false
+        },
+        .defect("jwks-fetched-every-token", "fetches the JWKS again for every ID token instead of caching it") {
+            $0.openIDConnect.fetchesKeysForEveryToken = true
+        },
+        .defect("refresh-accepts-changed-sub", "accepts a refreshed ID token for another user (a changed sub)") {
+            $0.openIDConnect.checksSubjectOnRefresh = false
+        },
+        .defect("userinfo-sub-unchecked", "uses a userinfo response whose sub is not the ID token's") {
+            $0.openIDConnect.checksUserinfoSubject = false
+        },
+        .defect("predictable-nonce", "sends the same fixed nonce with every authentication request") {
+            $0.openIDConnect.freshNonces = false
+        },
+        .defect(
+            "clock-skew-narrower-than-declared",
+            "allows no clock skew on ID token times, though its profile declares 60 s"
+        ) {
+            $0.openIDConnect.allowedClockSkew = .zero
+        },
+        .defect(
+            "jwks-refetch-interval-ignored",
+            "fetches the JWKS again for every unknown kid, though its profile declares 30 s between such fetches"
+        ) {
+            $0.openIDConnect.minimumKeySetRefetchInterval = .zero
+        },
+    ]
+}

@@ -23,3 +23,35 @@ public struct TokenExchangeBehaviour: Sendable, Equatable {
 
     public static let conforming = TokenExchangeBehaviour()
 }
+
+extension TokenExchangeBehaviour {
+    /// The deliberate bugs of its knobs (`ClientBehaviour.tokenExchange`), each switching one knob from its conforming value, as a
+    /// real library's bug would: `DefectiveClient.catalogue` holds them, and `conformance selftest`
+    /// proves that some scenario fails each. A new knob gets its defect here, beside it.
+    static let defects: [DefectiveClient] = [
+        .defect("exchanges-refused-id-token", "trades at the app server the ID token it refused at sign-in") {
+            $0.tokenExchange.exchangesAcceptedIDTokenOnly = false
+        },
+        .defect(
+            "app-server-refusal-as-sign-in-failure",
+            "reports the app server's refusal as a failed sign-in and signs the user out of the provider"
+        ) {
+            $0.tokenExchange.reportsLeg2Refusals = false
+        },
+        .defect(
+            "app-session-renewed-by-exchange",
+            "renews the app's tokens by trading the ID token again, never refreshing"
+        ) {
+            $0.tokenExchange.refreshesAppTokens = false
+        },
+        .defect("expired-id-token-exchanged", "trades the expired ID token again instead of getting a fresh one") {
+            $0.tokenExchange.renewsExpiredIDToken = false
+        },
+        .defect(
+            "access-token-exchanged",
+            "trades the provider's access token at the app server instead of the ID token"
+        ) {
+            $0.tokenExchange.sendsIDTokenAsSubject = false
+        },
+    ]
+}

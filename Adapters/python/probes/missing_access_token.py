@@ -1,0 +1,62 @@
+"""What does the library do with a token response that has no access_token? Case: <library>
+<password | client_credentials | refresh>...: the sign-in's response by that grant lacks
+access_token (the rest of it as usual: token_type, expires_in 3600, a refresh token), or, for
+refresh, the first refresh's response does (the application holding an access token that
+expired 10 s ago). The application then calls the resource, twice. Several variants run one
+after the other, each against a server of its own."""
+
+import sys
+
+from applications import LIBRARIES, application
+from throwaway_server import Server, bearer_resource, json_answer, now, outcome, step, verdict, watchdog
+
+
+def probe(library, variant):
+    valid = set()
+
+    def token(request):
+        number = server.count("/token")
+        document = {"access_token": f"at-{number}", "token_type": "Bearer", "expires_in": 3600, "refresh_token": "rt-1"}
+        if number == 1:
+            del document["access_token"]
+        else:
+            valid.add(document["access_token"])
+        return json_answer(document)
+
+    server = Server({"/token": token, "/resource": bearer_resource(valid)}, name="provider")
+    if variant == "refresh":
+        app = application(library, server, token={"access_token": "at-0", "refresh_token": "rt-1", "token_type": "Bearer",
+                                                  "expires_at": int(now()) - 10})
+        step(f"{library}: the held access token expired 10 s ago; the refresh answer has no access_token")
+        sign_in_error = None
+    else:
+        app = application(library, server, grant=variant)
+        step(f"{library}: sign in ({variant} grant); the token response has no access_token")
+        _, sign_in_error = outcome(app.sign_in)
+        step(f"  the library holds {app.held()}")
+    errors = []
+    for attempt in (1, 2):
+        step(f"call {attempt}: GET /resource")
+        errors.append(outcome(app.call)[1])
+    names = [type(e).__name__ if e else None for e in errors]
+    token_requests = server.count("/token")
+    ok = (sign_in_error is None and server.count("/resource") == 0 and token_requests == 1
+          and all("Unsupported token_type: 'access_token'" in str(e) for e in errors))
+    claim = ("takes the sign-in's response without access_token for a sign-in; the error comes only at the next call"
+             if variant != "refresh" else "takes the refresh response without access_token, fails the call, and never "
+             "refreshes again (its expires_at lies an hour ahead): the next call fails the same way")
+    return ok, f"{variant}: {claim} ({names[0]} \"{errors[0]}\")" if variant == "password" else f"{variant}: {claim}", \
+        f"{variant}: sign-in {'raised ' + repr(sign_in_error) if sign_in_error else 'succeeded'}, calls {names}, " \
+        f"{token_requests} token requests, {server.count('/resource')} resource requests"
+
+
+arguments = sys.argv[1:]
+VARIANTS = ("password", "client_credentials", "refresh")
+if len(arguments) < 2 or arguments[0] not in LIBRARIES or not set(arguments[1:]) <= set(VARIANTS):
+    print("usage: missing_access_token.py <library> <password|client_credentials|refresh>...", file=sys.stderr)
+    sys.exit(2)
+library = arguments[0]
+watchdog()
+results = [probe(library, variant) for variant in arguments[1:]]
+verdict(all(ok for ok, _, _ in results), f"{library}: " + "; ".join(c for _, c, _ in results),
+        f"{library}: " + "; ".join(o for ok, _, o in results if not ok))

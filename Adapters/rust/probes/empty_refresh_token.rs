@@ -1,0 +1,36 @@
+// Probe: a refresh response with "refresh_token": "". StandardTokenResponse reads refresh_token
+// as Option<RefreshToken> (lib.rs), so the empty string is handed over as a refresh token,
+// Some(""), where null or an absent member give None.
+#[path = "support/mod.rs"]
+mod support;
+
+use oauth2::basic::BasicClient;
+use oauth2::reqwest::http_client;
+use oauth2::{AuthUrl, ClientId, ClientSecret, RefreshToken, TokenResponse, TokenUrl};
+
+fn main() {
+    support::watchdog();
+    let server = support::Server::start(vec![
+        support::json(200, r#"{"access_token":"at-2","token_type":"Bearer","expires_in":3600,"refresh_token":""}"#),
+        support::json(200, r#"{"access_token":"at-3","token_type":"Bearer","expires_in":3600,"refresh_token":null}"#),
+    ]);
+    let client = BasicClient::new(
+        ClientId::new("probe-client".into()),
+        Some(ClientSecret::new("probe-secret".into())),
+        AuthUrl::new(server.url("/authorize")).unwrap(),
+        Some(TokenUrl::new(server.url("/token")).unwrap()),
+    );
+    let empty = client.exchange_refresh_token(&RefreshToken::new("rt-1".into())).request(http_client);
+    let null = client.exchange_refresh_token(&RefreshToken::new("rt-1".into())).request(http_client);
+    let read = |result: &Result<oauth2::basic::BasicTokenResponse, _>| -> Option<Option<String>> {
+        result.as_ref().ok().map(|token| token.refresh_token().map(|rt| rt.secret().clone()))
+    };
+    let (empty, null) = (read(&empty), read(&null));
+    println!("  \"refresh_token\": \"\"   -> refresh_token() = {:?}", empty);
+    println!("  \"refresh_token\": null -> refresh_token() = {:?}", null);
+    support::conclude(
+        empty == Some(Some(String::new())) && null == Some(None),
+        "a refresh response with \"refresh_token\": \"\" hands the application Some(RefreshToken(\"\")) as the new refresh token (null gives None)",
+        "the empty refresh token was not handed over as Some(\"\")",
+    )
+}

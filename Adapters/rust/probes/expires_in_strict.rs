@@ -1,0 +1,51 @@
+// Probe: odd expires_in values. StandardTokenResponse reads expires_in as Option<u64> (lib.rs),
+// so -60, "3600", 7199.5 and "soon" fail the whole token response with RequestTokenError::Parse,
+// and 0 comes to the application as a lifetime of zero seconds.
+#[path = "support/mod.rs"]
+mod support;
+
+use oauth2::basic::BasicClient;
+use oauth2::reqwest::http_client;
+use oauth2::{AuthUrl, ClientId, ClientSecret, RequestTokenError, ResourceOwnerPassword, ResourceOwnerUsername, TokenResponse, TokenUrl};
+use std::time::Duration;
+
+fn main() {
+    support::watchdog();
+    let values = ["-60", "\"3600\"", "7199.5", "\"soon\"", "0"];
+    let server = support::Server::start(
+        values
+            .iter()
+            .map(|value| {
+                support::json(200, &format!(r#"{{"access_token":"at-1","token_type":"Bearer","refresh_token":"rt-1","expires_in":{}}}"#, value))
+            })
+            .collect(),
+    );
+    let client = BasicClient::new(
+        ClientId::new("probe-client".into()),
+        Some(ClientSecret::new("probe-secret".into())),
+        AuthUrl::new(server.url("/authorize")).unwrap(),
+        Some(TokenUrl::new(server.url("/token")).unwrap()),
+    );
+    let mut as_claimed = true;
+    for value in values {
+        let result = client
+            .exchange_password(&ResourceOwnerUsername::new("user".into()), &ResourceOwnerPassword::new("pass".into()))
+            .request(http_client);
+        match &result {
+            Ok(token) => println!("  expires_in {} -> Ok, expires_in() = {:?}", value, token.expires_in()),
+            Err(RequestTokenError::Parse(error, _)) => println!("  expires_in {} -> RequestTokenError::Parse({})", value, error),
+            Err(other) => println!("  expires_in {} -> {:?}", value, other),
+        }
+        as_claimed &= match (value, &result) {
+            ("0", Ok(token)) => token.expires_in() == Some(Duration::from_secs(0)),
+            ("0", _) => false,
+            (_, Err(RequestTokenError::Parse(..))) => true,
+            _ => false,
+        };
+    }
+    support::conclude(
+        as_claimed,
+        "expires_in -60, \"3600\", 7199.5 and \"soon\" each fail the whole token response (RequestTokenError::Parse: expires_in must be an unsigned integer), and expires_in 0 is handed over as expires_in() = Some(0s)",
+        "a value was read otherwise",
+    )
+}

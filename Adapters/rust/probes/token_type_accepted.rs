@@ -1,0 +1,48 @@
+// Probe: token responses whose token_type is not Bearer. StandardTokenResponse lower-cases the
+// token_type (helpers::deserialize_untagged_enum_case_insensitive) and BasicTokenType::from_str
+// (basic.rs) makes "mac" BasicTokenType::Mac and any other string BasicTokenType::Extension: the
+// token response is returned Ok, the library refuses none.
+#[path = "support/mod.rs"]
+mod support;
+
+use oauth2::basic::{BasicClient, BasicTokenType};
+use oauth2::reqwest::http_client;
+use oauth2::{AuthUrl, ClientId, ClientSecret, ResourceOwnerPassword, ResourceOwnerUsername, TokenResponse, TokenUrl};
+
+fn main() {
+    support::watchdog();
+    let types = ["mac", "n_a", "dpop"];
+    let server = support::Server::start(
+        types
+            .iter()
+            .map(|kind| support::json(200, &format!(r#"{{"access_token":"at-1","token_type":"{}","expires_in":3600}}"#, kind)))
+            .collect(),
+    );
+    let client = BasicClient::new(
+        ClientId::new("probe-client".into()),
+        Some(ClientSecret::new("probe-secret".into())),
+        AuthUrl::new(server.url("/authorize")).unwrap(),
+        Some(TokenUrl::new(server.url("/token")).unwrap()),
+    );
+    let mut all_accepted = true;
+    for kind in types {
+        let result = client
+            .exchange_password(&ResourceOwnerUsername::new("user".into()), &ResourceOwnerPassword::new("pass".into()))
+            .request(http_client);
+        match result {
+            Ok(token) => {
+                println!("  token_type {:?} -> Ok, token_type() = {:?}", kind, token.token_type());
+                all_accepted &= *token.token_type() != BasicTokenType::Bearer;
+            }
+            Err(error) => {
+                println!("  token_type {:?} -> Err({:?})", kind, error);
+                all_accepted = false;
+            }
+        }
+    }
+    support::conclude(
+        all_accepted,
+        "token responses with token_type mac, n_a and dpop are accepted (Ok, as BasicTokenType::Mac, Extension(\"n_a\"), Extension(\"dpop\")): the library refuses no token type",
+        "a token type was refused",
+    )
+}

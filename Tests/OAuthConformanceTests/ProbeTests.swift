@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+
+@testable import OAuthConformance
+
+/// Probes confirm what a profile claims about its library, without the harness: a claim counts as
+/// confirmed only when its probe exits 0 with a last line `confirmed: …`, whatever else it does.
+@Suite("Probes of a profile's claims")
+struct ProbeTests {
+    @Test("a profile names a probe per expected failure and the families it leaves to the application")
+    func profileKeys() throws {
+        let folder = try PackageFiles.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let loaded = AdapterProfileLoader.decode(
+            """
+            profile: 1
+            adapter: { command: [/bin/true] }
+            capabilities: []
+            application_part:
+              - { family: proactive-refresh, reason: the library never decides to refresh }
+            expected_failures:
+              - { scenario: "concurrency/*", reason: no single flight, probe: [.venv/bin/python, probes/flight.py, ten] }
+              - { scenario: "errors/a", reason: unprobed }
+            """,
+            file: folder.appendingPathComponent("lib.yaml").path
+        )
+        let profile = try #require(loaded.profile, "\(loaded.diagnostics)")
+        #expect(
+            profile.expectedFailures.first?.probe
+                == ProbeCommand(
+                    arguments: [".venv/bin/python", "probes/flight.py", "ten"],
+                    directory: folder.standardizedFileURL.path
+                )
+        )
+        #expect(profile.expectedFailures.last?.probe == nil)
+        #expect(
+            profile.applicationPart == [
+                ApplicationPart(family: "proactive-refresh", reason: "the library never decides to refresh")
+            ]
+        )
+        let claims = ProbedClaims(profile.expectedFailures)
+        #expect(claims.byProbe.count == 1)
+        #expect(claims.unprobed.map(\.scenario) == ["errors/a"])
+
+        func problems(_ extra: String) -> [String] {
+            AdapterProfileLoader.decode(
+                "profile: 1\nadapter: { command: [/bin/true] }\ncapabilities: []\n" + extra,
+                file: "p.yaml"
+            ).diagnostics.map(\.description)
+        }
+        #expect(
+            problems("application_part: [{ family: refresh-window, reason: x }]").first?.hasPrefix(
+                "p.yaml:4:30: error: no behaviour family is named refresh-window; the families: proactive-refresh"
+            ) == true
+        )
+        #expect(
+            problems(
+                "application_part: [{ family: dpop, reason: x }, { family: dpop, reason: y }]"
+            ) == ["p.yaml:4:59: error: application_part names dpop twice"]
+        )
+        #expect(
+            problems("expected_failures: [{ scenario: a, reason: b, probe: [] }]") == [
+                "p.yaml:4:54: error: probe is a program and its arguments: [.venv/bin/python, probes/x.py]"
+            ]
+        )
+    }
+
+    @Test(
+        "a probe confirms only with exit 0 and a last line confirmed:; a refusal, a crash, silence, a hang or a missing program do not",
+        arguments: [
+            ("echo 'POST /token'; echo 'confirmed: sends it twice'", ProbeRun.Outcome.confirmed("sends it twice")),
+            ("echo 'not confirmed: sent it once'; exit 1", .notConfirmed("sent it once")),
+            (
+                "echo 'confirmed: but then'; exit 3",
+                .notConfirmed("it exited with status 3 without a last line confirmed: or not confirmed:")
+            ),
+            (
+                "echo 'confirmed: claimed'; echo done",
+                .notConfirmed("it exited with status 0 without a last line confirmed: or not confirmed:")
+            ),
+            (
+                "echo 'confirmed: x'; kill -9 $$",
+                .notConfirmed("it was killed by signal 9 (SIGKILL) without a last line confirmed: or not confirmed:")
+            ),
+            ("sleep 30", .notConfirmed("it did not end within 1s; it was killed")),
+        ]
+    )
+    func outcomes(script: String, expected: ProbeRun.Outcome) async throws {
+        let folder = try PackageFiles.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = await ProbeRun.run(
+            ProbeCommand(arguments: ["/bin/sh", "-c", script], directory: folder.path),
+            limit: .seconds(1)
+        )
+        #expect(run.outcome == expected, "\(run.output)")
+    }
+
+    @Test("a probe runs from the profile's folder, a relative program found there, and its stderr is kept")
+    func folderAndOutput() async throws {
+        let folder = try PackageFiles.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("probes"),
+            withIntermediateDirectories: true
+        )
+        let program = folder.appendingPathComponent("probes/where.sh")
+        try "#!/bin/sh\necho \"ran in $(pwd)\"\necho 'library said: boom' >&2\necho 'confirmed: it ran'\n"
+            .write(to: program, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: program.path)
+        let run = await ProbeRun.run(ProbeCommand(arguments: ["probes/where.sh"], directory: folder.path))
+        #expect(run.outcome == .confirmed("it ran"))
+        #expect(run.output.contains("ran in \(folder.path)"))
+        #expect(run.output.contains("stderr: library said: boom"))
+
+        let missing = await ProbeRun.run(ProbeCommand(arguments: ["probes/not-built"], directory: folder.path))
+        guard case .notRun(let problem) = missing.outcome else {
+            Issue.record("a missing probe program is not run: \(missing.outcome)")
+            return
+        }
+        #expect(problem.contains("could not start the probe command"))
+    }
+}
