@@ -69,6 +69,11 @@ struct AdapterSuiteTests {
         "python/requests-oauth2client.yaml",
         "go/x-oauth2.yaml",
         "java/google-oauth-client.yaml",
+        "c/iddawc.yaml",
+        "rust/oauth2-rs.yaml",
+        "perl/lwp-authen-oauth2.yaml",
+        "ruby/oauth2-gem.yaml",
+        "ruby/openid-connect.yaml",
     ]
 
     /// Every profile under Adapters/ (`python/authlib.yaml`, …), found by listing, so that a new one
@@ -128,6 +133,39 @@ struct AdapterSuiteTests {
         #expect(ExpectedFailures(profile.expectedFailures).unmatched(by: now.scenarios.map(\.id)).isEmpty)
         // The conformance table names each library by the name and version its adapter reports.
         #expect(!run.profile.name.isEmpty && !run.profile.version.isEmpty && run.profile.version != Harness.version)
+    }
+
+    /// The public table publishes what a profile claims about its library only with a probe that
+    /// confirms it without the harness: each shipped library's claims have one, and each probe,
+    /// run as `conformance probe` runs it, confirms its claim.
+    @Test(
+        "every claim a shipped library's profile makes has a probe, and every probe confirms it",
+        arguments: libraryProfiles
+    )
+    func libraryClaimsConfirmedByProbes(_ file: String) async throws {
+        let profile = try Self.installedProfile(file)
+        let claims = ProbedClaims(profile.expectedFailures)
+        #expect(
+            claims.unprobed.isEmpty,
+            "claims without a probe: \(claims.unprobed.map { "\($0.scenario): \($0.reason)" })"
+        )
+        // Two at a time: each probe is a small program with a server of its own.
+        let runs = await withTaskGroup(of: ProbeRun.self) { group in
+            var runs: [ProbeRun] = []
+            var pending = claims.byProbe.map(\.probe)[...]
+            for _ in 0..<2 {
+                guard let probe = pending.popFirst() else { break }
+                group.addTask { await ProbeRun.run(probe) }
+            }
+            for await run in group {
+                runs.append(run)
+                if let probe = pending.popFirst() { group.addTask { await ProbeRun.run(probe) } }
+            }
+            return runs
+        }
+        for run in runs where !run.outcome.isConfirmed {
+            Issue.record("\(file): \(run.probe.text): \(run.outcome)\n\(run.output.suffix(20).joined(separator: "\n"))")
+        }
     }
 
     /// A second conforming client, written apart from the reference client and unlike it wherever

@@ -128,7 +128,7 @@ public struct ClientsTable: Sendable {
                 + "the built-in suite; do not edit it by hand. -->",
             "",
             "\(results.count) client\(results.count == 1 ? "" : "s"), \(scenarioCount) scenarios, harness \(harness).\(runDay) "
-                + " Each client's name gives the version of its library that ran. "
+                + "Each client's name gives the version of its library that ran. "
                 + "A row per client, a column per behaviour family. A cell is **pass** when every scenario of the "
                 + "family that the client ran passed, **fail** when one failed (whether or not the client's profile "
                 + "expects it), with the strictest level a scenario failed at (MUST, SHOULD or POLICY), "
