@@ -1,6 +1,6 @@
 // What github.com/cli/oauth and net/http return to the application, as the protocol reports it
 // (docs/adapter-protocol/messages.md, "Error categories"). The library's one error type is
-// *api.Error (api/form.go:31-37): Code, the RFC 6749 §5.2 `error` of the answer (empty when the
+// *api.Error (api/form.go:43-59): Code, the RFC 6749 §5.2 `error` of the answer (empty when the
 // answer had none, or was not JSON or a form), and ResponseCode, its HTTP status.
 package main
 
