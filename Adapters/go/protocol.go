@@ -1,5 +1,6 @@
 // The adapter protocol's messages (docs/adapter-protocol.md) and how they are read and written:
-// one JSON object a line on stdin, one answer a line on stdout.
+// one JSON object a line on stdin, one answer a line on stdout. Shared with Adapters/go-cli-oauth
+// (a symbolic link there), so it names no library.
 package main
 
 import (
@@ -55,6 +56,9 @@ type environment struct {
 	// tokens (id_token_signed_response_alg; RS256 unless the scenario says otherwise).
 	OpenIDConfigurationURL string `json:"openid_configuration_url"`
 	IDTokenSigningAlg      string `json:"id_token_signing_alg"`
+	// The device authorization grant (RFC 8628 §3.1): read by Adapters/go-cli-oauth, which
+	// shares this file.
+	DeviceAuthorizationEndpoint string `json:"device_authorization_endpoint"`
 }
 
 // clientError is an error the library surfaced to the application, as the protocol reports it:

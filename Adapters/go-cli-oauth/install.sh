@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Builds the github.com/cli/oauth adapter (Adapters/go-cli-oauth/bin/cli-oauth-adapter) and its
+# probe (bin/probe-cli-oauth) offline, in GOPATH mode, against Debian's packaged sources in
+# /usr/share/gocode: golang-go and golang-github-cli-oauth-dev (1.0.1, which brings
+# golang-github-cli-browser-dev). Installs them (as root, or through sudo) when they are missing.
+# protocol.go, httpclient.go and errortypes.go are symbolic links to Adapters/go's.
+# Does nothing when the binaries are newer than every source they are built from.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+packages=(golang-go golang-github-cli-oauth-dev)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "Adapters/go-cli-oauth/install.sh: installing ${missing[*]} (Debian)" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >&2
+fi
+
+version=$(dpkg-query -W -f='${Version}' golang-github-cli-oauth-dev)
+case "$version" in
+  1.0.1*) ;;
+  *) echo "Adapters/go-cli-oauth/install.sh: warning: golang-github-cli-oauth-dev is $version; the adapter and its profile were checked against 1.0.1" >&2 ;;
+esac
+
+binary=bin/cli-oauth-adapter
+library=/usr/share/gocode/src/github.com/cli/oauth
+probes=(probes/*/)
+if [ -x "$binary" ] && [ -z "$(find -L ./*.go "${probes[@]}" "$library" -newer "$binary" -name '*.go' -print -quit)" ]; then
+  exit 0
+fi
+
+echo "Adapters/go-cli-oauth/install.sh: building $binary" >&2
+export GO111MODULE=off GOPATH=/usr/share/gocode GOCACHE="$PWD/.gocache" GOFLAGS= CGO_ENABLED=0
+go vet . >&2
+# The probes (probes/NAME/main.go, one program each: docs' probe rule) become bin/probe-NAME,
+# built before the adapter so that the adapter's binary stays the newest file.
+for probe in "${probes[@]}"; do
+  name=$(basename "$probe")
+  go build -o "bin/probe-${name//_/-}" "./$probe"
+done
+go build -o "$binary" .
