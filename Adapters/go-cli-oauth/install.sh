@@ -3,7 +3,8 @@
 # probe (bin/probe-cli-oauth) offline, in GOPATH mode, against Debian's packaged sources in
 # /usr/share/gocode: golang-go and golang-github-cli-oauth-dev (1.0.1, which brings
 # golang-github-cli-browser-dev). Installs them (as root, or through sudo) when they are missing.
-# protocol.go, httpclient.go and errortypes.go are symbolic links to Adapters/go's.
+# The adapter shares protocol.go, httpclient.go and errortypes.go with Adapters/go: the build
+# puts them beside this adapter's own files in .build-src/ (a release carries no symbolic link).
 # Does nothing when the binaries are newer than every source they are built from.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -29,18 +30,22 @@ esac
 
 binary=bin/cli-oauth-adapter
 library=/usr/share/gocode/src/github.com/cli/oauth
+shared=(../go/protocol.go ../go/httpclient.go ../go/errortypes.go)
 probes=(probes/*/)
-if [ -x "$binary" ] && [ -z "$(find -L ./*.go "${probes[@]}" "$library" -newer "$binary" -name '*.go' -print -quit)" ]; then
+if [ -x "$binary" ] && [ -z "$(find -L ./*.go "${shared[@]}" "${probes[@]}" "$library" -newer "$binary" -name '*.go' -print -quit)" ]; then
   exit 0
 fi
 
 echo "Adapters/go-cli-oauth/install.sh: building $binary" >&2
 export GO111MODULE=off GOPATH=/usr/share/gocode GOCACHE="$PWD/.gocache" GOFLAGS= CGO_ENABLED=0
-go vet . >&2
+rm -rf .build-src
+mkdir -p .build-src bin
+cp ./*.go "${shared[@]}" .build-src/
+(cd .build-src && go vet . >&2)
 # The probes (probes/NAME/main.go, one program each: docs' probe rule) become bin/probe-NAME,
 # built before the adapter so that the adapter's binary stays the newest file.
 for probe in "${probes[@]}"; do
   name=$(basename "$probe")
   go build -o "bin/probe-${name//_/-}" "./$probe"
 done
-go build -o "$binary" .
+(cd .build-src && go build -o "../$binary" .)

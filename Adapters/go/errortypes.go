@@ -1,6 +1,6 @@
 // The kinds of error every Go adapter tells apart the same way, whatever its library: a refused
 // certificate, the cause inside net/http's *url.Error, a panic. Shared with Adapters/go-cli-oauth
-// (a symbolic link there).
+// (its install.sh builds it beside that adapter's own files).
 package main
 
 import (

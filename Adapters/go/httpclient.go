@@ -1,6 +1,6 @@
 // The *http.Client the application hands its library (golang.org/x/oauth2 through the
 // oauth2.HTTPClient context key; github.com/cli/oauth as its httpClient argument, in
-// Adapters/go-cli-oauth, which shares this file through a symbolic link): it trusts the
+// Adapters/go-cli-oauth, whose install.sh builds this file beside its own): it trusts the
 // scenario's CA file (and only it) and bounds every call in time.
 package main
 

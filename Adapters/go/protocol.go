@@ -1,6 +1,6 @@
 // The adapter protocol's messages (docs/adapter-protocol.md) and how they are read and written:
 // one JSON object a line on stdin, one answer a line on stdout. Shared with Adapters/go-cli-oauth
-// (a symbolic link there), so it names no library.
+// (its install.sh builds it beside that adapter's own files), so it names no library.
 package main
 
 import (

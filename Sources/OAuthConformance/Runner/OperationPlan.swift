@@ -10,9 +10,18 @@ enum OperationPlan: Sendable {
     /// RFC 8628: `start` reports what the user is shown, then `poll` until the flow ends, the
     /// virtual clock moved by each wait the client asks for.
     case devicePolling(start: ClientCall, poll: ClientCall)
-    /// The `tokens` sign-in: the provider issues a session, which `restore` hands the client as
-    /// the application's saved tokens.
+    /// The `tokens` sign-in: the earlier sign-in the harness sends for the application makes a
+    /// session, which `restore` hands the client as the application's saved tokens.
     case restoredSession(restore: @Sendable (_ saved: SavedSession) -> ClientCall)
+
+    /// How many operations' worth of real time the plan gets before the runner gives up on it (each
+    /// call is bounded by the client's own operation timeout besides). A device authorization is
+    /// polled until it ends, a hundred polls and more for a code nobody approves, each a message to
+    /// the client: on a loaded machine those took longer than one operation's time.
+    var realTimeShare: Int {
+        if case .devicePolling = self { return 6 }
+        return 1
+    }
 
     /// The capability the plan's calls need; they all need the same one (`ClientCall.requiredCapability`).
     var requiredCapability: Capability? {

@@ -362,7 +362,8 @@ private struct StepExecution {
         switch action {
         case .client(let operation):
             switch withSavedSession(plan(operation)) {
-            case .success(let plan): return await withinStepTimeout(carryOut(plan)).map(StepResult.client)
+            case .success(let plan):
+                return await withinStepTimeout(operations: plan.realTimeShare, carryOut(plan)).map(StepResult.client)
             case .failure(let problem): return .failure(problem)
             }
         case .concurrently(let times, let operation):
