@@ -107,6 +107,24 @@ struct ClientProfileTests {
         )
     }
 
+    @Test("a refresh window of a second or less is refused: it holds no call of the window scenarios")
+    func windowTooShort() {
+        let loaded = AdapterProfileLoader.decode(
+            "profile: 1\nadapter: { command: [/bin/true] }\ncapabilities: [proactive_refresh]\npolicies: { refresh_window: 0s }\n",
+            file: "p.yaml"
+        )
+        #expect(
+            loaded.diagnostics.map(\.description) == [
+                "p.yaml:4:29: error: refresh_window must be longer than 1s; a client that refreshes only once its token has expired declares no proactive_refresh and no window"
+            ]
+        )
+        let twoSeconds = AdapterProfileLoader.decode(
+            "profile: 1\nadapter: { command: [/bin/true] }\ncapabilities: [proactive_refresh]\npolicies: { refresh_window: 2s }\n",
+            file: "p.yaml"
+        )
+        #expect(twoSeconds.diagnostics.isEmpty)
+    }
+
     @Test("every problem of a profile is reported at its line and column")
     func diagnostics() {
         let loaded = AdapterProfileLoader.decode(

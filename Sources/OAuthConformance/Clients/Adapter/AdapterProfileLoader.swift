@@ -146,6 +146,14 @@ private struct ProfileDecoder {
                 at: node
             )
         }
+        // The window scenarios call 1 s inside the window and want the refresh before expiry: a
+        // window of a second or less holds no call, and is no proactive refresh at all.
+        if let refreshWindow, refreshWindow <= .seconds(1), let node = policies?["refresh_window"] {
+            reader.error(
+                "refresh_window must be longer than 1s; a client that refreshes only once its token has expired declares no proactive_refresh and no window",
+                at: node
+            )
+        }
         guard let adapter, let capabilities, signInMethods != .some(nil), clientType != .some(nil) else { return nil }
         return AdapterProfile(
             file: file,
