@@ -10,17 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 packages=(golang-go golang-github-cli-oauth-dev)
-missing=()
-for package in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "Adapters/go-cli-oauth/install.sh: installing ${missing[*]} (Debian)" >&2
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >&2
-fi
+../install-debian-packages.sh "${packages[@]}"
 
 version=$(dpkg-query -W -f='${Version}' golang-github-cli-oauth-dev)
 case "$version" in

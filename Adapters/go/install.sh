@@ -9,17 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 packages=(golang-go golang-golang-x-oauth2-dev golang-github-coreos-go-oidc-dev golang-gopkg-square-go-jose.v2-dev)
-missing=()
-for package in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "Adapters/go/install.sh: installing ${missing[*]} (Debian)" >&2
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >&2
-fi
+../install-debian-packages.sh "${packages[@]}"
 
 check_version() { # package, the version the adapter and its profile were checked against
   local version

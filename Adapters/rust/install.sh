@@ -10,17 +10,7 @@ cd "$(dirname "$0")"
 
 packages=(cargo rustc librust-oauth2-dev librust-reqwest-dev librust-serde-json-dev librust-chrono-dev
   librust-url-dev libssl-dev pkg-config)
-missing=()
-for package in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "Adapters/rust/install.sh: installing ${missing[*]} (Debian)" >&2
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
-fi
+../install-debian-packages.sh "${packages[@]}"
 
 version=$(dpkg-query -W -f='${Version}' librust-oauth2-dev)
 case "$version" in
