@@ -10,10 +10,6 @@ cd "$(dirname "$0")"
 packages=(gcc make pkg-config libc6-dev libiddawc-dev libjansson-dev libgnutls28-dev faketime)
 ../install-debian-packages.sh "${packages[@]}"
 
-version=$(dpkg-query -W -f='${Version}' libiddawc-dev)
-case "$version" in
-  1.1.8*) ;;
-  *) echo "Adapters/c/install.sh: warning: libiddawc-dev is $version; the adapter and its profile were checked against 1.1.8" >&2 ;;
-esac
+../check-debian-versions.sh libiddawc-dev=1.1.8
 
 make --no-print-directory -s all >&2

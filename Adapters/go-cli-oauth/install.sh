@@ -13,11 +13,7 @@ cd "$(dirname "$0")"
 packages=(golang-go golang-github-cli-oauth-dev)
 ../install-debian-packages.sh "${packages[@]}"
 
-version=$(dpkg-query -W -f='${Version}' golang-github-cli-oauth-dev)
-case "$version" in
-  1.0.1*) ;;
-  *) echo "Adapters/go-cli-oauth/install.sh: warning: golang-github-cli-oauth-dev is $version; the adapter and its profile were checked against 1.0.1" >&2 ;;
-esac
+../check-debian-versions.sh golang-github-cli-oauth-dev=1.0.1
 
 binary=bin/cli-oauth-adapter
 library=/usr/share/gocode/src/github.com/cli/oauth

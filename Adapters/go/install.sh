@@ -11,16 +11,7 @@ cd "$(dirname "$0")"
 packages=(golang-go golang-golang-x-oauth2-dev golang-github-coreos-go-oidc-dev golang-gopkg-square-go-jose.v2-dev)
 ../install-debian-packages.sh "${packages[@]}"
 
-check_version() { # package, the version the adapter and its profile were checked against
-  local version
-  version=$(dpkg-query -W -f='${Version}' "$1")
-  case "$version" in
-    "$2"*) ;;
-    *) echo "Adapters/go/install.sh: warning: $1 is $version; the adapter and its profile were checked against $2" >&2 ;;
-  esac
-}
-check_version golang-golang-x-oauth2-dev 0.3.0
-check_version golang-github-coreos-go-oidc-dev 2.1.0
+../check-debian-versions.sh golang-golang-x-oauth2-dev=0.3.0 golang-github-coreos-go-oidc-dev=2.1.0
 
 binary=bin/x-oauth2-adapter
 libraries=(/usr/share/gocode/src/golang.org/x/oauth2 /usr/share/gocode/src/github.com/coreos/go-oidc

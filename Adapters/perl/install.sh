@@ -9,8 +9,4 @@ cd "$(dirname "$0")"
 packages=(liblwp-authen-oauth2-perl liblwp-protocol-https-perl libhttp-daemon-perl)
 ../install-debian-packages.sh "${packages[@]}"
 
-version=$(dpkg-query -W -f='${Version}' liblwp-authen-oauth2-perl)
-case "$version" in
-  0.20*) ;;
-  *) echo "Adapters/perl/install.sh: warning: liblwp-authen-oauth2-perl is $version; the adapter and its profile were checked against 0.20" >&2 ;;
-esac
+../check-debian-versions.sh liblwp-authen-oauth2-perl=0.20

@@ -10,14 +10,4 @@ cd "$(dirname "$0")"
 packages=(ruby ruby-oauth2 ruby-rack-oauth2 ruby-openid-connect ruby-webrick)
 ../install-debian-packages.sh "${packages[@]}"
 
-check_version() { # package, the version the adapter and its profile were checked against
-  local version
-  version=$(dpkg-query -W -f='${Version}' "$1")
-  case "$version" in
-    "$2"*) ;;
-    *) echo "Adapters/ruby/install.sh: warning: $1 is $version; the adapter and its profile were checked against $2" >&2 ;;
-  esac
-}
-check_version ruby-oauth2 1.4.4
-check_version ruby-rack-oauth2 1.21
-check_version ruby-openid-connect 1.2.0
+../check-debian-versions.sh ruby-oauth2=1.4.4 ruby-rack-oauth2=1.21 ruby-openid-connect=1.2.0

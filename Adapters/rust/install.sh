@@ -12,11 +12,7 @@ packages=(cargo rustc librust-oauth2-dev librust-reqwest-dev librust-serde-json-
   librust-url-dev libssl-dev pkg-config)
 ../install-debian-packages.sh "${packages[@]}"
 
-version=$(dpkg-query -W -f='${Version}' librust-oauth2-dev)
-case "$version" in
-  4.3.0*) ;;
-  *) echo "Adapters/rust/install.sh: warning: librust-oauth2-dev is $version; the adapter and its profile were checked against 4.3.0" >&2 ;;
-esac
+../check-debian-versions.sh librust-oauth2-dev=4.3.0
 
 # The build is skipped when nothing it depends on changed: the adapter's and probes' sources,
 # Cargo.toml, Cargo.lock, .cargo/config.toml, and the versions of the toolchain and crates.
