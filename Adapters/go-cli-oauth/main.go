@@ -24,15 +24,7 @@ var capabilities = []string{"device_grant", "virtual_clock", "custom_ca"}
 func main() {
 	// The library prints only from Flow.DeviceFlow's default display, which is not used; serve
 	// sends whatever it prints to stderr all the same.
-	serve(library{name: libraryName, version: libraryVersion, capabilities: capabilities, open: open})
-}
-
-func open(env *environment) (scenario, error) {
-	c, err := newClient(env)
-	if err != nil {
-		return nil, err
-	}
-	return c, nil
+	serve(library[*client]{name: libraryName, version: libraryVersion, capabilities: capabilities, open: newClient})
 }
 
 // answer answers the device flow's steps, login and request (serve.go answers the rest).

@@ -23,11 +23,11 @@ const (
 var capabilities = []string{"proactive_refresh", "authorization_code", "restart", "custom_ca", "concurrency", "virtual_clock", "openid"}
 
 func main() {
-	serve(library{name: libraryName, version: libraryVersion, capabilities: capabilities, open: open})
+	serve(library[*client]{name: libraryName, version: libraryVersion, capabilities: capabilities, open: open})
 }
 
 // open makes reset's client; the library's process-wide state starts again with it.
-func open(env *environment) (scenario, error) {
+func open(env *environment) (*client, error) {
 	c, err := newClient(env)
 	if err != nil {
 		return nil, err

@@ -25,29 +25,30 @@ type scenario interface {
 	close()
 }
 
-// library is what hello reports, and how reset makes a scenario from the environment.
-type library struct {
+// library is what hello reports, and how reset makes a scenario (the adapter's client type C)
+// from the environment.
+type library[C scenario] struct {
 	name, version string
 	capabilities  []string
-	open          func(env *environment) (scenario, error)
+	open          func(env *environment) (C, error)
 }
 
 // server is the process's state: the current scenario, if any.
-type server struct {
-	library  library
+type server[C scenario] struct {
+	library  library[C]
 	scenario scenario
 }
 
 // serve runs the protocol on stdin and stdout until shutdown or the end of input; logs go to
 // stderr.
-func serve(l library) {
+func serve[C scenario](l library[C]) {
 	log.SetOutput(os.Stderr)
 	log.SetFlags(log.Ltime | log.Lmicroseconds)
 	// stdout belongs to the protocol: whatever the library might print goes to stderr.
 	protocolOut := os.Stdout
 	os.Stdout = os.Stderr
 	codec := newCodec(os.Stdin, protocolOut)
-	s := &server{library: l}
+	s := &server[C]{library: l}
 	for {
 		line, err := codec.read()
 		if err == io.EOF {
@@ -77,7 +78,7 @@ func serve(l library) {
 }
 
 // handle answers one message; a panic in the adapter's own code becomes a fault.
-func (s *server) handle(m *message) (reply answer) {
+func (s *server[C]) handle(m *message) (reply answer) {
 	defer func() {
 		if recovered := recover(); recovered != nil {
 			reply = answer{"fault": fmt.Sprintf("adapter panic: %v\n%s", recovered, debug.Stack())}
@@ -100,7 +101,7 @@ func (s *server) handle(m *message) (reply answer) {
 		if err != nil {
 			return answer{"fault": "cannot make the client: " + err.Error()}
 		}
-		s.scenario = c
+		s.scenario = c // only a client made: never a nil *client inside the interface
 		return answer{"ok": true}
 	case "shutdown":
 		if s.scenario != nil {
