@@ -8,22 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 packages=(gcc make pkg-config libc6-dev libiddawc-dev libjansson-dev libgnutls28-dev faketime)
-missing=()
-for package in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "Adapters/c/install.sh: installing ${missing[*]} (Debian)" >&2
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
-fi
+../install-debian-packages.sh "${packages[@]}"
 
-version=$(dpkg-query -W -f='${Version}' libiddawc-dev)
-case "$version" in
-  1.1.8*) ;;
-  *) echo "Adapters/c/install.sh: warning: libiddawc-dev is $version; the adapter and its profile were checked against 1.1.8" >&2 ;;
-esac
+../check-debian-versions.sh libiddawc-dev=1.1.8
 
 make --no-print-directory -s all >&2

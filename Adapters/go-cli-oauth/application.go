@@ -7,16 +7,12 @@
 package main
 
 import (
-	"io"
+	"context"
 	"net/http"
-	"strings"
 	"sync"
 
 	"github.com/cli/oauth/api"
 )
-
-// maxBody bounds what is read of a resource's answer.
-const maxBody = 1 << 20
 
 // client is one scenario's application.
 type client struct {
@@ -54,28 +50,12 @@ func (c *client) request(method, target string, headers map[string]string, body 
 	if token == nil {
 		return 0, "", &clientError{Category: "authorization_required", Type: "application", Message: "not signed in"}
 	}
-	var reader io.Reader
-	if body != nil {
-		reader = strings.NewReader(*body)
-	}
-	request, err := http.NewRequest(method, target, reader)
+	request, err := resourceRequest(context.Background(), method, target, headers, body)
 	if err != nil {
 		return 0, "", err
-	}
-	for name, value := range headers {
-		request.Header.Set(name, value)
 	}
 	request.Header.Set("Authorization", "Bearer "+token.Token)
-	response, err := c.http.Do(request)
-	if err != nil {
-		return 0, "", err
-	}
-	defer response.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(response.Body, maxBody))
-	if err != nil {
-		return 0, "", err
-	}
-	return response.StatusCode, string(data), nil
+	return callResource(c.http, request)
 }
 
 // tokens is what the application holds now, for the `tokens` message: no expiry, the library

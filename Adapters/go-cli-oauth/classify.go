@@ -7,8 +7,6 @@ package main
 import (
 	"context"
 	"errors"
-	"net"
-	"net/url"
 	"strconv"
 
 	"github.com/cli/oauth/api"
@@ -16,11 +14,10 @@ import (
 )
 
 func classify(err error) *clientError {
-	var already *clientError
-	if errors.As(err, &already) {
-		return already
+	e, already := reported(err)
+	if already {
+		return e
 	}
-	e := &clientError{Message: err.Error(), Type: typeName(err)}
 	var apiError *api.Error
 	if errors.As(err, &apiError) {
 		e.OAuthError = apiError.Code
@@ -47,17 +44,12 @@ func category(err error) string {
 		// The poller's context, which ends expires_in after the loop started (poller.go:16):
 		// the device code expired on the library's own clock; the user must start again.
 		return "authorization_required"
-	case isTLSFailure(err):
-		return "tls"
 	}
 	var number *strconv.NumError
 	if errors.As(err, &number) {
 		return "protocol" // RequestCode could not read interval or expires_in (device_flow.go:84-92)
 	}
-	var netErr net.Error
-	var urlErr *url.Error
-	if errors.As(err, &netErr) || errors.As(err, &urlErr) {
-		return "transient" // refused, dropped, timed out
-	}
-	return "protocol" // an answer the library could not read (its JSON decoder's error)
+	// A refused certificate; refused, dropped, timed out; or else an answer the library could not
+	// read (its JSON decoder's error).
+	return otherCategory(err)
 }

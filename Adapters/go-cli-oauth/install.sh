@@ -3,36 +3,24 @@
 # probe (bin/probe-cli-oauth) offline, in GOPATH mode, against Debian's packaged sources in
 # /usr/share/gocode: golang-go and golang-github-cli-oauth-dev (1.0.1, which brings
 # golang-github-cli-browser-dev). Installs them (as root, or through sudo) when they are missing.
-# The adapter shares protocol.go, httpclient.go and errortypes.go with Adapters/go: the build
-# puts them beside this adapter's own files in .build-src/ (a release carries no symbolic link).
+# The adapter shares protocol.go, serve.go, httpclient.go, resource.go and errortypes.go with
+# Adapters/go, and its probe shares Adapters/go's probes/probe.go: the build puts them beside this
+# adapter's (and probe's) own files in .build-src/ (a release carries no symbolic link).
 # Does nothing when the binaries are newer than every source they are built from.
 set -euo pipefail
 cd "$(dirname "$0")"
 
 packages=(golang-go golang-github-cli-oauth-dev)
-missing=()
-for package in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "Adapters/go-cli-oauth/install.sh: installing ${missing[*]} (Debian)" >&2
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >&2
-fi
+../install-debian-packages.sh "${packages[@]}"
 
-version=$(dpkg-query -W -f='${Version}' golang-github-cli-oauth-dev)
-case "$version" in
-  1.0.1*) ;;
-  *) echo "Adapters/go-cli-oauth/install.sh: warning: golang-github-cli-oauth-dev is $version; the adapter and its profile were checked against 1.0.1" >&2 ;;
-esac
+../check-debian-versions.sh golang-github-cli-oauth-dev=1.0.1
 
 binary=bin/cli-oauth-adapter
 library=/usr/share/gocode/src/github.com/cli/oauth
-shared=(../go/protocol.go ../go/httpclient.go ../go/errortypes.go)
+shared=(../go/protocol.go ../go/serve.go ../go/httpclient.go ../go/resource.go ../go/errortypes.go)
+shared_probe=../go/probes/probe.go
 probes=(probes/*/)
-if [ -x "$binary" ] && [ -z "$(find -L ./*.go "${shared[@]}" "${probes[@]}" "$library" -newer "$binary" -name '*.go' -print -quit)" ]; then
+if [ -x "$binary" ] && [ -z "$(find -L ./*.go "${shared[@]}" "$shared_probe" "${probes[@]}" "$library" -newer "$binary" -name '*.go' -print -quit)" ]; then
   exit 0
 fi
 
@@ -44,8 +32,12 @@ cp ./*.go "${shared[@]}" .build-src/
 (cd .build-src && go vet . >&2)
 # The probes (probes/NAME/main.go, one program each: docs' probe rule) become bin/probe-NAME,
 # built before the adapter so that the adapter's binary stays the newest file.
+# Adapters/go's probes/probe.go (what every probe shares) goes beside each probe's own files.
 for probe in "${probes[@]}"; do
   name=$(basename "$probe")
-  go build -o "bin/probe-${name//_/-}" "./$probe"
+  output="$PWD/bin/probe-${name//_/-}"
+  mkdir -p ".build-src/probes/$name"
+  cp "$probe"*.go "$shared_probe" ".build-src/probes/$name/"
+  (cd ".build-src/probes/$name" && go build -o "$output" .)
 done
 (cd .build-src && go build -o "../$binary" .)

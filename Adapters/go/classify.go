@@ -8,8 +8,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"net"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -19,11 +17,10 @@ import (
 // classify turns an error the application got from the library or net/http into the
 // protocol's clientError.
 func classify(err error) *clientError {
-	var already *clientError
-	if errors.As(err, &already) {
-		return already
+	e, already := reported(err)
+	if already {
+		return e
 	}
-	e := &clientError{Message: err.Error(), Type: typeName(err)}
 	e.Category = category(err)
 	var retrieve *oauth2.RetrieveError
 	if errors.As(err, &retrieve) && retrieve.Response != nil {
@@ -33,16 +30,11 @@ func classify(err error) *clientError {
 }
 
 func category(err error) string {
-	// An http.Client call that failed in the oauth2.Transport or below comes back as *url.Error
-	// wrapping the cause; look at the cause.
 	var retrieve *oauth2.RetrieveError
 	if errors.As(err, &retrieve) {
 		// The token endpoint refused: an RFC 6749 §5.2 error response whose code the library did
 		// not read, unless its status (reported beside) says the server is down or busy.
 		return "oauth_error"
-	}
-	if isTLSFailure(err) {
-		return "tls"
 	}
 	var syntax *json.SyntaxError
 	var wrongType *json.UnmarshalTypeError
@@ -53,12 +45,7 @@ func category(err error) string {
 	if category, ok := libraryMessageCategory(err); ok {
 		return category
 	}
-	var netErr net.Error
-	var urlErr *url.Error
-	if errors.As(err, &netErr) || errors.As(err, &urlErr) {
-		return "transient" // refused, dropped, timed out
-	}
-	return "protocol"
+	return otherCategory(err) // a refused certificate; refused, dropped, timed out
 }
 
 // libraryMessageCategory: the library's own conditions are plain errors.New values, told apart

@@ -1,5 +1,6 @@
-// The kinds of error every Go adapter tells apart the same way, whatever its library: a refused
-// certificate, the cause inside net/http's *url.Error, a panic. Shared with Adapters/go-cli-oauth
+// The kinds of error every Go adapter tells apart the same way, whatever its library: an error the
+// adapter reported already, a refused certificate, a connection refused, dropped or timed out, the
+// cause inside net/http's *url.Error, a panic. Shared with Adapters/go-cli-oauth
 // (its install.sh builds it beside that adapter's own files).
 package main
 
@@ -7,8 +8,33 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 )
+
+// reported is err as the protocol reports it: the clientError the adapter made already (already
+// true), or a new one with err's words and type, whose category the library's classify sets.
+func reported(err error) (e *clientError, already bool) {
+	if errors.As(err, &e) {
+		return e, true
+	}
+	return &clientError{Message: err.Error(), Type: typeName(err)}, false
+}
+
+// otherCategory is the category of an error that is none of the library's own: a refused
+// certificate, a connection refused, dropped or timed out, or else an answer the library could
+// not read.
+func otherCategory(err error) string {
+	if isTLSFailure(err) {
+		return "tls"
+	}
+	var netErr net.Error
+	var urlErr *url.Error
+	if errors.As(err, &netErr) || errors.As(err, &urlErr) {
+		return "transient"
+	}
+	return "protocol"
+}
 
 func isTLSFailure(err error) bool {
 	var unknownAuthority x509.UnknownAuthorityError

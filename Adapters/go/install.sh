@@ -9,34 +9,15 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 packages=(golang-go golang-golang-x-oauth2-dev golang-github-coreos-go-oidc-dev golang-gopkg-square-go-jose.v2-dev)
-missing=()
-for package in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "Adapters/go/install.sh: installing ${missing[*]} (Debian)" >&2
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >&2
-fi
+../install-debian-packages.sh "${packages[@]}"
 
-check_version() { # package, the version the adapter and its profile were checked against
-  local version
-  version=$(dpkg-query -W -f='${Version}' "$1")
-  case "$version" in
-    "$2"*) ;;
-    *) echo "Adapters/go/install.sh: warning: $1 is $version; the adapter and its profile were checked against $2" >&2 ;;
-  esac
-}
-check_version golang-golang-x-oauth2-dev 0.3.0
-check_version golang-github-coreos-go-oidc-dev 2.1.0
+../check-debian-versions.sh golang-golang-x-oauth2-dev=0.3.0 golang-github-coreos-go-oidc-dev=2.1.0
 
 binary=bin/x-oauth2-adapter
 libraries=(/usr/share/gocode/src/golang.org/x/oauth2 /usr/share/gocode/src/github.com/coreos/go-oidc
   /usr/share/gocode/src/gopkg.in/square/go-jose.v2)
 probes=(probes/*/)
-if [ -x "$binary" ] && [ -z "$(find ./*.go "${probes[@]}" "${libraries[@]}" -newer "$binary" -name '*.go' -print -quit)" ]; then
+if [ -x "$binary" ] && [ -z "$(find ./*.go probes "${libraries[@]}" -newer "$binary" -name '*.go' -print -quit)" ]; then
   exit 0
 fi
 
@@ -45,10 +26,22 @@ export GO111MODULE=off GOPATH=/usr/share/gocode GOCACHE="$PWD/.gocache" GOFLAGS=
 # The adapter's own unit test (the clock-frame conversion every verdict rests on), before the
 # binary is put in place, so a failing conversion never reaches a suite run.
 go test . >&2
-# The probes (probes/NAME/main.go, one program each: docs' probe rule) become bin/probe-NAME,
-# built before the adapter so that the adapter's binary stays the newest file.
+# The probes (probes/NAME/, one program each: docs' probe rule) become bin/probe-NAME, built
+# before the adapter so that the adapter's binary stays the newest file. A probe of several
+# cases is built in .build-src/ with probes/probe.go beside its own files (its cases' table, main
+# and checks, as Adapters/go-cli-oauth builds this folder's shared files); a probe with its own
+# main (one claim) is built as it is.
+mkdir -p bin
 for probe in "${probes[@]}"; do
   name=$(basename "$probe")
-  go build -o "bin/probe-${name//_/-}" "./$probe"
+  output="$PWD/bin/probe-${name//_/-}"
+  if grep -q '^func main()' "$probe"*.go; then
+    go build -o "$output" "./$probe"
+    continue
+  fi
+  rm -rf ".build-src/$name"
+  mkdir -p ".build-src/$name"
+  cp "$probe"*.go probes/probe.go ".build-src/$name/"
+  (cd ".build-src/$name" && go build -o "$output" .)
 done
 go build -o "$binary" .

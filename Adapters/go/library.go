@@ -6,18 +6,13 @@
 package main
 
 import (
-	"io"
 	"net/http"
-	"strings"
 	"sync"
 
 	oidc "github.com/coreos/go-oidc"
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/clientcredentials"
 )
-
-// maxBody bounds what is read of a resource's answer.
-const maxBody = 1 << 20
 
 // client is one scenario's application: its configuration, its HTTP client and its token.
 type client struct {
@@ -99,27 +94,11 @@ func (s *session) login(grant string) error {
 // request calls the resource through the library's *http.Client, which attaches the token and
 // refreshes it when the library finds it not Valid().
 func (s *session) request(method, target string, headers map[string]string, body *string) (int, string, error) {
-	var reader io.Reader
-	if body != nil {
-		reader = strings.NewReader(*body)
-	}
-	request, err := http.NewRequestWithContext(s.ctx, method, target, reader)
+	request, err := resourceRequest(s.ctx, method, target, headers, body)
 	if err != nil {
 		return 0, "", err
 	}
-	for name, value := range headers {
-		request.Header.Set(name, value)
-	}
-	response, err := s.http.Do(request)
-	if err != nil {
-		return 0, "", err
-	}
-	defer response.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(response.Body, maxBody))
-	if err != nil {
-		return 0, "", err
-	}
-	return response.StatusCode, string(data), nil
+	return callResource(s.http, request)
 }
 
 // tokens is what the application holds now, for the `tokens` message.

@@ -1,16 +1,12 @@
 // x-oauth2-adapter drives golang.org/x/oauth2 (Debian's golang-golang-x-oauth2-dev 0.3.0), and for
 // OpenID Connect github.com/coreos/go-oidc 2.1.0 (golang-github-coreos-go-oidc-dev), behind the
 // OAuthConformance adapter protocol, docs/adapter-protocol.md: one JSON message a line on stdin,
-// one answer a line on stdout, logs on stderr. See x-oauth2.yaml for the profile.
+// one answer a line on stdout, logs on stderr (serve.go). See x-oauth2.yaml for the profile.
 package main
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"io"
 	"log"
-	"os"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -26,101 +22,29 @@ const (
 
 var capabilities = []string{"proactive_refresh", "authorization_code", "restart", "custom_ca", "concurrency", "virtual_clock", "openid"}
 
-// adapter is the process's state: the current scenario's client, if any.
-type adapter struct {
-	client *client
-}
-
 func main() {
-	log.SetOutput(os.Stderr)
-	log.SetFlags(log.Ltime | log.Lmicroseconds)
-	// stdout belongs to the protocol; nothing in the library prints, but keep it that way.
-	protocolOut := os.Stdout
-	os.Stdout = os.Stderr
-	codec := newCodec(os.Stdin, protocolOut)
-	a := &adapter{}
-	for {
-		line, err := codec.read()
-		if err == io.EOF {
-			return
-		}
-		if err != nil {
-			log.Printf("reading stdin: %v", err)
-			return
-		}
-		var m message
-		var reply answer
-		if err := json.Unmarshal(line, &m); err != nil {
-			reply = answer{"fault": "unreadable message: " + err.Error()}
-		} else {
-			log.Printf("<- %s", m.Op)
-			reply = a.handle(&m)
-		}
-		reply["id"] = m.ID
-		if err := codec.write(reply); err != nil {
-			log.Printf("writing stdout: %v", err)
-			return
-		}
-		if m.Op == "shutdown" {
-			return
-		}
-	}
+	serve(library[*client]{name: libraryName, version: libraryVersion, capabilities: capabilities, open: open})
 }
 
-// handle answers one message; a panic in the adapter's own code becomes a fault.
-func (a *adapter) handle(m *message) (reply answer) {
-	defer func() {
-		if recovered := recover(); recovered != nil {
-			reply = answer{"fault": fmt.Sprintf("adapter panic: %v\n%s", recovered, debug.Stack())}
-		}
-	}()
-	switch m.Op {
-	case "hello":
-		if m.Protocol != protocolVersion {
-			return answerFrom(failure(&clientError{Category: "unsupported", Message: fmt.Sprintf("this adapter speaks protocol %d", protocolVersion)}))
-		}
-		return answer{"ok": true, "protocol": protocolVersion, "name": libraryName, "version": libraryVersion, "capabilities": capabilities}
-	case "reset":
-		if a.client != nil {
-			a.client.close()
-		}
-		if m.Environment == nil {
-			return answer{"fault": "reset without environment"}
-		}
-		c, err := newClient(m.Environment)
-		if err != nil {
-			return answer{"fault": "cannot make the client: " + err.Error()}
-		}
-		resetAuthStyleCache() // a new scenario starts as a new process would
-		a.client = c
-		return answer{"ok": true}
-	case "shutdown":
-		if a.client != nil {
-			a.client.close()
-		}
-		return answer{"ok": true}
+// open makes reset's client; the library's process-wide state starts again with it.
+func open(env *environment) (*client, error) {
+	c, err := newClient(env)
+	if err != nil {
+		return nil, err
 	}
-	if a.client == nil {
-		return answer{"fault": m.Op + " before reset"}
-	}
-	if m.Now == nil {
-		return answer{"fault": m.Op + " without now"}
-	}
-	switch m.Op {
-	case "advance":
-		return answer{"ok": true} // no timers: the next message's `now` carries the new time
-	case "tokens":
-		return answer{"ok": true, "tokens": a.client.tokens()}
-	case "identity":
-		return answer{"ok": true, "identity": a.client.signedIn()}
-	case "end":
-		a.client.close()
-		return answer{"ok": true}
+	resetAuthStyleCache() // a new scenario starts as a new process would
+	return c, nil
+}
+
+// answer answers what calls the library (serve.go answers the rest).
+func (c *client) answer(m *message) answer {
+	if m.Op == "identity" {
+		return answer{"ok": true, "identity": c.signedIn()}
 	}
 	// Everything else calls the library, through a session made for this message's clock.
 	ctx, cancel := context.WithTimeout(context.Background(), messageBudget)
 	defer cancel()
-	s := a.client.session(ctx, frameAt(*m.Now))
+	s := c.session(ctx, frameAt(*m.Now))
 	switch m.Op {
 	case "authorization_url", "sign_in_url":
 		start := s.authorizationURL

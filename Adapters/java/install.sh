@@ -25,11 +25,7 @@ for jar in "${CLASSPATH_JARS[@]}"; do
   fi
 done
 if [ ${#missing_packages[@]} -gt 0 ]; then
-  echo "Adapters/java/install.sh: installing ${missing_packages[*]} (Debian)" >&2
-  sudo_cmd=()
-  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-  "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing_packages[@]}"
+  ../install-debian-packages.sh "${missing_packages[@]}"
 fi
 
 classpath=""

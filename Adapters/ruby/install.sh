@@ -8,27 +8,6 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 packages=(ruby ruby-oauth2 ruby-rack-oauth2 ruby-openid-connect ruby-webrick)
-missing=()
-for package in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "Adapters/ruby/install.sh: installing ${missing[*]} (Debian)" >&2
-  sudo_cmd=()
-  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-  # Bounded, as scripts/test bounds its own installs: a mirror that stalls costs minutes, not a hung job.
-  timeout 300 "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive timeout 600 "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
-fi
+../install-debian-packages.sh "${packages[@]}"
 
-check_version() { # package, the version the adapter and its profile were checked against
-  local version
-  version=$(dpkg-query -W -f='${Version}' "$1")
-  case "$version" in
-    "$2"*) ;;
-    *) echo "Adapters/ruby/install.sh: warning: $1 is $version; the adapter and its profile were checked against $2" >&2 ;;
-  esac
-}
-check_version ruby-oauth2 1.4.4
-check_version ruby-rack-oauth2 1.21
-check_version ruby-openid-connect 1.2.0
+../check-debian-versions.sh ruby-oauth2=1.4.4 ruby-rack-oauth2=1.21 ruby-openid-connect=1.2.0

@@ -10,23 +10,9 @@ cd "$(dirname "$0")"
 
 packages=(cargo rustc librust-oauth2-dev librust-reqwest-dev librust-serde-json-dev librust-chrono-dev
   librust-url-dev libssl-dev pkg-config)
-missing=()
-for package in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "Adapters/rust/install.sh: installing ${missing[*]} (Debian)" >&2
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
-fi
+../install-debian-packages.sh "${packages[@]}"
 
-version=$(dpkg-query -W -f='${Version}' librust-oauth2-dev)
-case "$version" in
-  4.3.0*) ;;
-  *) echo "Adapters/rust/install.sh: warning: librust-oauth2-dev is $version; the adapter and its profile were checked against 4.3.0" >&2 ;;
-esac
+../check-debian-versions.sh librust-oauth2-dev=4.3.0
 
 # The build is skipped when nothing it depends on changed: the adapter's and probes' sources,
 # Cargo.toml, Cargo.lock, .cargo/config.toml, and the versions of the toolchain and crates.

@@ -7,20 +7,14 @@
 #[path = "support/mod.rs"]
 mod support;
 
-use oauth2::basic::BasicClient;
-use oauth2::{AuthUrl, ClientId, ClientSecret, RefreshToken, RequestTokenError, TokenUrl};
+use oauth2::{RefreshToken, RequestTokenError};
 
 fn main() {
     support::watchdog();
     let refused = r#"{"error":"invalid_grant","error_description":"the refresh token is invalid"}"#;
     let server = support::Server::start(vec![support::json(400, refused), support::json(400, refused)]);
-    let client = BasicClient::new(
-        ClientId::new("probe-client".into()),
-        Some(ClientSecret::new("probe-secret".into())),
-        AuthUrl::new(server.url("/authorize")).unwrap(),
-        Some(TokenUrl::new(server.url("/token")).unwrap()),
-    );
-    let by_reqwest = client.exchange_refresh_token(&RefreshToken::new("rt-1".into())).request(oauth2::reqwest::http_client);
+    let client = support::client(&server);
+    let by_reqwest = support::refresh(&client);
     let reqwest_code = match &by_reqwest {
         Err(RequestTokenError::ServerResponse(response)) => Some(response.error().as_ref().to_string()),
         _ => None,

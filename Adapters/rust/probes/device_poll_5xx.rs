@@ -11,10 +11,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use chrono::{TimeZone, Utc};
-use oauth2::basic::BasicClient;
 use oauth2::devicecode::StandardDeviceAuthorizationResponse;
 use oauth2::reqwest::http_client;
-use oauth2::{AuthUrl, ClientId, ClientSecret, DeviceAuthorizationUrl, RequestTokenError, TokenUrl};
+use oauth2::{DeviceAuthorizationUrl, RequestTokenError};
 
 fn main() {
     support::watchdog();
@@ -25,12 +24,7 @@ fn main() {
         support::json(400, r#"{"error":"authorization_pending"}"#),
         support::json(200, r#"{"access_token":"at-1","token_type":"Bearer","expires_in":3600}"#),
     ]);
-    let client = BasicClient::new(
-        ClientId::new("probe-client".into()),
-        Some(ClientSecret::new("probe-secret".into())),
-        AuthUrl::new(server.url("/authorize")).unwrap(),
-        Some(TokenUrl::new(server.url("/token")).unwrap()),
-    )
+    let client = support::client(&server)
     .set_device_authorization_url(DeviceAuthorizationUrl::new(server.url("/device_authorization")).unwrap());
     let details: StandardDeviceAuthorizationResponse =
         client.exchange_device_code().unwrap().request(http_client).expect("device authorization");

@@ -4,9 +4,7 @@
 #[path = "support/mod.rs"]
 mod support;
 
-use oauth2::basic::BasicClient;
-use oauth2::reqwest::http_client;
-use oauth2::{AuthUrl, ClientId, ClientSecret, RefreshToken, TokenResponse, TokenUrl};
+use oauth2::TokenResponse;
 
 fn main() {
     support::watchdog();
@@ -14,14 +12,9 @@ fn main() {
         support::json(200, r#"{"access_token":"at-2","token_type":"Bearer","expires_in":3600,"refresh_token":""}"#),
         support::json(200, r#"{"access_token":"at-3","token_type":"Bearer","expires_in":3600,"refresh_token":null}"#),
     ]);
-    let client = BasicClient::new(
-        ClientId::new("probe-client".into()),
-        Some(ClientSecret::new("probe-secret".into())),
-        AuthUrl::new(server.url("/authorize")).unwrap(),
-        Some(TokenUrl::new(server.url("/token")).unwrap()),
-    );
-    let empty = client.exchange_refresh_token(&RefreshToken::new("rt-1".into())).request(http_client);
-    let null = client.exchange_refresh_token(&RefreshToken::new("rt-1".into())).request(http_client);
+    let client = support::client(&server);
+    let empty = support::refresh(&client);
+    let null = support::refresh(&client);
     let read = |result: &Result<oauth2::basic::BasicTokenResponse, _>| -> Option<Option<String>> {
         result.as_ref().ok().map(|token| token.refresh_token().map(|rt| rt.secret().clone()))
     };

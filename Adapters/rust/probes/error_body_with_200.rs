@@ -5,26 +5,17 @@
 #[path = "support/mod.rs"]
 mod support;
 
-use oauth2::basic::BasicClient;
-use oauth2::reqwest::http_client;
-use oauth2::{AuthUrl, ClientId, ClientSecret, RefreshToken, RequestTokenError, ResourceOwnerPassword, ResourceOwnerUsername, TokenUrl};
+use oauth2::RequestTokenError;
 
 fn main() {
     support::watchdog();
     let error_body = r#"{"error":"invalid_grant","error_description":"the grant was revoked"}"#;
     let server = support::Server::start(vec![support::json(200, error_body), support::json(200, error_body)]);
-    let client = BasicClient::new(
-        ClientId::new("probe-client".into()),
-        Some(ClientSecret::new("probe-secret".into())),
-        AuthUrl::new(server.url("/authorize")).unwrap(),
-        Some(TokenUrl::new(server.url("/token")).unwrap()),
-    );
+    let client = support::client(&server);
     let mut surfaced_code = false;
     let mut both_parse = true;
-    let password = client
-        .exchange_password(&ResourceOwnerUsername::new("user".into()), &ResourceOwnerPassword::new("pass".into()))
-        .request(http_client);
-    let refresh = client.exchange_refresh_token(&RefreshToken::new("rt-1".into())).request(http_client);
+    let password = support::password_grant(&client);
+    let refresh = support::refresh(&client);
     for (grant, result) in [("password", password), ("refresh_token", refresh)] {
         match result {
             Ok(token) => {

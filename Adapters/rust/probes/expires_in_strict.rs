@@ -4,33 +4,19 @@
 #[path = "support/mod.rs"]
 mod support;
 
-use oauth2::basic::BasicClient;
-use oauth2::reqwest::http_client;
-use oauth2::{AuthUrl, ClientId, ClientSecret, RequestTokenError, ResourceOwnerPassword, ResourceOwnerUsername, TokenResponse, TokenUrl};
+use oauth2::{RequestTokenError, TokenResponse};
 use std::time::Duration;
 
 fn main() {
     support::watchdog();
     let values = ["-60", "\"3600\"", "7199.5", "\"soon\"", "0"];
-    let server = support::Server::start(
-        values
-            .iter()
-            .map(|value| {
-                support::json(200, &format!(r#"{{"access_token":"at-1","token_type":"Bearer","refresh_token":"rt-1","expires_in":{}}}"#, value))
-            })
-            .collect(),
-    );
-    let client = BasicClient::new(
-        ClientId::new("probe-client".into()),
-        Some(ClientSecret::new("probe-secret".into())),
-        AuthUrl::new(server.url("/authorize")).unwrap(),
-        Some(TokenUrl::new(server.url("/token")).unwrap()),
-    );
+    let server = support::Server::start(support::ok_for_each(&values, |value| {
+        format!(r#"{{"access_token":"at-1","token_type":"Bearer","refresh_token":"rt-1","expires_in":{}}}"#, value)
+    }));
+    let client = support::client(&server);
     let mut as_claimed = true;
     for value in values {
-        let result = client
-            .exchange_password(&ResourceOwnerUsername::new("user".into()), &ResourceOwnerPassword::new("pass".into()))
-            .request(http_client);
+        let result = support::password_grant(&client);
         match &result {
             Ok(token) => println!("  expires_in {} -> Ok, expires_in() = {:?}", value, token.expires_in()),
             Err(RequestTokenError::Parse(error, _)) => println!("  expires_in {} -> RequestTokenError::Parse({})", value, error),

@@ -6,9 +6,8 @@
 #[path = "support/mod.rs"]
 mod support;
 
-use oauth2::basic::BasicClient;
 use oauth2::reqwest::http_client;
-use oauth2::{AuthUrl, AuthorizationCode, ClientId, ClientSecret, CsrfToken, PkceCodeChallenge, RedirectUrl, TokenUrl};
+use oauth2::{AuthorizationCode, CsrfToken, PkceCodeChallenge, RedirectUrl};
 
 fn main() {
     support::watchdog();
@@ -16,12 +15,7 @@ fn main() {
         200,
         r#"{"access_token":"at-1","token_type":"Bearer","expires_in":3600,"refresh_token":"rt-1"}"#,
     )]);
-    let client = BasicClient::new(
-        ClientId::new("probe-client".into()),
-        Some(ClientSecret::new("probe-secret".into())),
-        AuthUrl::new(server.url("/authorize")).unwrap(),
-        Some(TokenUrl::new(server.url("/token")).unwrap()),
-    )
+    let client = support::client(&server)
     .set_redirect_uri(RedirectUrl::new("http://127.0.0.1/callback".into()).unwrap());
     let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
     let (url, state) = client.authorize_url(CsrfToken::new_random).set_pkce_challenge(challenge).url();

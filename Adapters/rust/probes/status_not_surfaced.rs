@@ -7,9 +7,7 @@
 #[path = "support/mod.rs"]
 mod support;
 
-use oauth2::basic::BasicClient;
-use oauth2::reqwest::http_client;
-use oauth2::{AuthUrl, ClientId, ClientSecret, RefreshToken, RequestTokenError, TokenUrl};
+use oauth2::RequestTokenError;
 
 fn main() {
     support::watchdog();
@@ -20,15 +18,10 @@ fn main() {
         support::answer(429, vec![("Retry-After", "30".to_string())], ""),
         support::answer(503, vec![("Retry-After", "30".to_string())], ""),
     ]);
-    let client = BasicClient::new(
-        ClientId::new("probe-client".into()),
-        Some(ClientSecret::new("probe-secret".into())),
-        AuthUrl::new(server.url("/authorize")).unwrap(),
-        Some(TokenUrl::new(server.url("/token")).unwrap()),
-    );
+    let client = support::client(&server);
     let mut as_expected = true;
     for (answer, expect_parse) in [("503 HTML", true), ("500 HTML", true), ("429 empty, Retry-After: 30", false), ("503 empty, Retry-After: 30", false)] {
-        let result = client.exchange_refresh_token(&RefreshToken::new("rt-1".into())).request(http_client);
+        let result = support::refresh(&client);
         let words = match &result {
             Ok(_) => "Ok(token)".to_string(),
             Err(RequestTokenError::Parse(error, _)) => format!("RequestTokenError::Parse({})", error),

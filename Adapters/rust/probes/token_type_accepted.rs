@@ -5,30 +5,19 @@
 #[path = "support/mod.rs"]
 mod support;
 
-use oauth2::basic::{BasicClient, BasicTokenType};
-use oauth2::reqwest::http_client;
-use oauth2::{AuthUrl, ClientId, ClientSecret, ResourceOwnerPassword, ResourceOwnerUsername, TokenResponse, TokenUrl};
+use oauth2::basic::BasicTokenType;
+use oauth2::TokenResponse;
 
 fn main() {
     support::watchdog();
     let types = ["mac", "n_a", "dpop"];
-    let server = support::Server::start(
-        types
-            .iter()
-            .map(|kind| support::json(200, &format!(r#"{{"access_token":"at-1","token_type":"{}","expires_in":3600}}"#, kind)))
-            .collect(),
-    );
-    let client = BasicClient::new(
-        ClientId::new("probe-client".into()),
-        Some(ClientSecret::new("probe-secret".into())),
-        AuthUrl::new(server.url("/authorize")).unwrap(),
-        Some(TokenUrl::new(server.url("/token")).unwrap()),
-    );
+    let server = support::Server::start(support::ok_for_each(&types, |kind| {
+        format!(r#"{{"access_token":"at-1","token_type":"{}","expires_in":3600}}"#, kind)
+    }));
+    let client = support::client(&server);
     let mut all_accepted = true;
     for kind in types {
-        let result = client
-            .exchange_password(&ResourceOwnerUsername::new("user".into()), &ResourceOwnerPassword::new("pass".into()))
-            .request(http_client);
+        let result = support::password_grant(&client);
         match result {
             Ok(token) => {
                 println!("  token_type {:?} -> Ok, token_type() = {:?}", kind, token.token_type());

@@ -8,6 +8,9 @@
 //
 //	bin/probe-cli-oauth <case>     (with no case: the list)
 //
+// probes/probe.go of Adapters/go (built beside this file by install.sh) holds the cases' table,
+// main and the checks.
+//
 // The server gives interval 0 (the library's timer then fires at once) wherever the pacing is
 // not the point, and 1 s where it is, so that every case ends within a few seconds.
 package main
@@ -21,9 +24,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"reflect"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -34,70 +35,25 @@ import (
 
 const clientID = "probe-client"
 
-// deadline bounds a whole case, whatever the library does.
-const deadline = 15 * time.Second
-
-type probeCase struct {
-	claim string
-	run   func() []string
-}
-
-var cases = map[string]probeCase{
-	"slow-down-ends-polling": {
+func init() {
+	register("slow-down-ends-polling",
 		"device.Wait ends the polling at the first slow_down and returns it to the application as an *api.Error (Code slow_down) instead of polling on 5 s more slowly (device_flow.go:167-173)",
-		slowDownEndsPolling},
-	"server-error-ends-polling": {
+		slowDownEndsPolling)
+	register("server-error-ends-polling",
 		"device.Wait ends the polling at the first 5xx answer and returns it to the application as an *api.Error (HTTP 503, no Code): a transient failure loses the device authorization (device_flow.go:167-173)",
-		serverErrorEndsPolling},
-	"interval-required": {
+		serverErrorEndsPolling)
+	register("interval-required",
 		"device.RequestCode fails when the device authorization response has no interval (strconv.Atoi of \"\", device_flow.go:84-87) instead of polling every 5 s (RFC 8628 §3.2): the sign-in ends before any poll",
-		intervalRequired},
-	"expiry-surfaced-as-context-error": {
+		intervalRequired)
+	register("expiry-surfaced-as-context-error",
 		"device.Wait stops polling once expires_in has passed on its own clock, but returns context.DeadlineExceeded (its poller's context, poller.go:16), neither expired_token nor its own ErrTimeout (declared at device_flow.go:31-32, never returned)",
-		expirySurfacedAsContextError},
-	"token-type-accepted": {
+		expirySurfacedAsContextError)
+	register("token-type-accepted",
 		"device.Wait returns a token whatever its token_type (\"mac\", \"N_A\", \"DPoP\"): FormResponse.AccessToken (access_token.go:16-24) copies token_type into Type and checks nothing, so the application is told of no refusal",
-		tokenTypeAccepted},
-	"tokens-only": {
+		tokenTypeAccepted)
+	register("tokens-only",
 		"device.Wait hands the application access_token, refresh_token, token_type and scope only (api.AccessToken, access_token.go:4-13): the token's lifetime (expires_in) is dropped, so nothing the library returns says when to refresh",
-		tokensOnly},
-}
-
-func main() {
-	if len(os.Args) != 2 || cases[os.Args[1]].run == nil {
-		names := make([]string, 0, len(cases))
-		for name := range cases {
-			names = append(names, name)
-		}
-		sort.Strings(names)
-		fmt.Fprintf(os.Stderr, "usage: %s <case>\ncases:\n  %s\n", os.Args[0], strings.Join(names, "\n  "))
-		os.Exit(2)
-	}
-	c := cases[os.Args[1]]
-	go func() {
-		time.Sleep(deadline)
-		fmt.Printf("not confirmed: the case did not end within %v\n", deadline)
-		os.Exit(1)
-	}()
-	problems := c.run()
-	if len(problems) > 0 {
-		fmt.Printf("not confirmed: %s\n", strings.Join(problems, "; "))
-		os.Exit(1)
-	}
-	fmt.Printf("confirmed: %s\n", c.claim)
-}
-
-// checks collects what contradicts a claim.
-type checks []string
-
-func (c *checks) expect(ok bool, format string, args ...interface{}) {
-	text := fmt.Sprintf(format, args...)
-	if ok {
-		fmt.Printf("  ✓ %s\n", text)
-		return
-	}
-	fmt.Printf("  ✗ %s\n", text)
-	*c = append(*c, text)
+		tokensOnly)
 }
 
 // answer is one HTTP answer of the throwaway server.
@@ -154,19 +110,6 @@ func (s *server) pollCount() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.polls)
-}
-
-func formText(form url.Values) string {
-	keys := make([]string, 0, len(form))
-	for key := range form {
-		keys = append(keys, key)
-	}
-	sort.Strings(keys)
-	parts := make([]string, 0, len(keys))
-	for _, key := range keys {
-		parts = append(parts, key+"="+form.Get(key))
-	}
-	return strings.Join(parts, " ")
 }
 
 // codeAnswer is a device authorization response; interval "" leaves interval out.

@@ -13,7 +13,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -28,15 +27,6 @@ const (
 	password     = "wonderland"
 	redirectURI  = "http://127.0.0.1/callback" // the application's; nothing listens there
 )
-
-var printing sync.Mutex
-
-// say prints one line of the probe's output.
-func say(format string, args ...interface{}) {
-	printing.Lock()
-	defer printing.Unlock()
-	fmt.Printf(format+"\n", args...)
-}
 
 // request is what one server saw of one request.
 type request struct {
@@ -116,16 +106,7 @@ func (r request) String() string {
 			authorization += " (" + basicUser(r.Authorization) + ")"
 		}
 	}
-	keys := make([]string, 0, len(r.Form))
-	for key := range r.Form {
-		keys = append(keys, key)
-	}
-	sort.Strings(keys)
-	fields := make([]string, 0, len(keys))
-	for _, key := range keys {
-		fields = append(fields, key+"="+r.Form.Get(key))
-	}
-	return fmt.Sprintf("%s %s %s [%s] %s → %d", r.Origin, r.Method, r.Path, authorization, strings.Join(fields, " "), r.Status)
+	return fmt.Sprintf("%s %s %s [%s] %s → %d", r.Origin, r.Method, r.Path, authorization, formText(r.Form), r.Status)
 }
 
 // basicUser decodes HTTP Basic credentials for the printout.

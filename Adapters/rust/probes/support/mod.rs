@@ -1,6 +1,7 @@
 // What every probe shares: a throwaway HTTP/1.1 server on 127.0.0.1 (port 0) that answers each
-// request with the next canned answer and prints what it received, and the closing line.
-// Only std: nothing of the adapter. Connections are closed after each answer; every read and
+// request with the next canned answer and prints what it received, the client every probe
+// registers with it and the token requests they make, and the closing line. Nothing of the
+// adapter: std and the library. Connections are closed after each answer; every read and
 // write is bounded in time.
 #![allow(dead_code)]
 
@@ -8,6 +9,9 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+
+use oauth2::basic::{BasicClient, BasicErrorResponse, BasicTokenResponse};
+use oauth2::{AuthUrl, ClientId, ClientSecret, RefreshToken, RequestTokenError, ResourceOwnerPassword, ResourceOwnerUsername, TokenUrl};
 
 pub struct Answer {
     pub status: u16,
@@ -134,4 +138,36 @@ pub fn watchdog() {
         println!("not confirmed: the probe did not finish within 15 s");
         std::process::exit(1)
     });
+}
+
+/// A token request's result as the application gets it through the library's documented HTTP
+/// function, oauth2::reqwest::http_client.
+pub type TokenResult = Result<BasicTokenResponse, RequestTokenError<oauth2::reqwest::HttpClientError, BasicErrorResponse>>;
+
+/// The confidential client every probe registers, as the library's README builds it, with the
+/// throwaway server's /authorize and /token.
+pub fn client(server: &Server) -> BasicClient {
+    BasicClient::new(
+        ClientId::new("probe-client".into()),
+        Some(ClientSecret::new("probe-secret".into())),
+        AuthUrl::new(server.url("/authorize")).unwrap(),
+        Some(TokenUrl::new(server.url("/token")).unwrap()),
+    )
+}
+
+/// The password grant (user, pass), through oauth2::reqwest::http_client.
+pub fn password_grant(client: &BasicClient) -> TokenResult {
+    client
+        .exchange_password(&ResourceOwnerUsername::new("user".into()), &ResourceOwnerPassword::new("pass".into()))
+        .request(oauth2::reqwest::http_client)
+}
+
+/// A refresh with refresh token rt-1, through oauth2::reqwest::http_client.
+pub fn refresh(client: &BasicClient) -> TokenResult {
+    client.exchange_refresh_token(&RefreshToken::new("rt-1".into())).request(oauth2::reqwest::http_client)
+}
+
+/// One 200 JSON answer a value, its body made from the value.
+pub fn ok_for_each<T>(values: &[T], body: impl Fn(&T) -> String) -> Vec<Answer> {
+    values.iter().map(|value| json(200, &body(value))).collect()
 }
