@@ -98,8 +98,11 @@ struct AdapterSuiteTests {
         )
     }
 
+    // One library at a time (each runs two scenarios at once): a dozen adapters together, JVMs
+    // among them, outran their own real-time limits on a two-core machine.
     @Test(
         "a client library gives today the verdicts the committed clients table shows, for the same failed checks",
+        .serialized,
         arguments: libraryProfiles
     )
     func clientLibrary(_ file: String) async throws {
@@ -141,6 +144,7 @@ struct AdapterSuiteTests {
     /// run as `conformance probe` runs it, confirms its claim.
     @Test(
         "every claim a shipped library's profile makes has a probe, and every probe confirms it",
+        .serialized,
         arguments: libraryProfiles
     )
     func libraryClaimsConfirmedByProbes(_ file: String) async throws {
