@@ -186,6 +186,8 @@ struct AdapterSchemaTests {
             (.request(method: "GET", url: "http://127.0.0.1:1/resource"), outcomes), (.restart, outcomes),
             (.authorizationURL, [.browserURL("http://127.0.0.1:1/authorize?client_id=c"), failure]),
             (.completeAuthorization(redirectURL: "http://127.0.0.1/callback?code=c&state=s"), outcomes),
+            (.beginNativeSignIn, [.openURL("http://127.0.0.1:1/authorize?client_id=c"), failure]),
+            (.finishNativeSignIn, outcomes),
             (.signInURL, [.browserURL("http://127.0.0.1:1/authorize?scope=openid"), failure]),
             (.completeSignIn(redirectURL: "http://127.0.0.1/callback?code=c&state=s"), outcomes),
             (.userinfo, outcomes), (.exchangeSignIn, outcomes),
@@ -250,7 +252,7 @@ struct AdapterSchemaTests {
             fields: ["operations": .array(batchable.map(\.batchOperation))]
         ).line
         lines.append(Line(definition: "#/$defs/message", json: batch, source: "a concurrently batch"))
-        #expect(Set(Self.exchanges.map(\.call.op)).count == 14, "every call has an op of its own")
+        #expect(Set(Self.exchanges.map(\.call.op)).count == 16, "every call has an op of its own")
         try await Self.expectValid(lines)
     }
 
