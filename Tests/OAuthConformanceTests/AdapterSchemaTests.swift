@@ -101,7 +101,7 @@ struct AdapterSchemaTests {
         "security/authorization-response-state-refused", "security/pushed-authorization-request-by-reference",
         "security/private-key-jwt-client-authentication", "tls/valid-certificate-accepted", "oidc/sign-in-accepted",
         "oidc/userinfo-subject-mismatch-refused", "oidc/third-party-sign-in/exchanged-for-app-tokens",
-        "device/denial-ends-polling", "dpop/bound-token-presented-with-proof",
+        "device/denial-ends-polling", "dpop/bound-token-presented-with-proof", "security/native-app-loopback-sign-in",
     ].map { "Scenarios/\($0).yaml" }
 
     /// What `conformance run --client PROFILE` exchanged with its adapter over those scenarios,
