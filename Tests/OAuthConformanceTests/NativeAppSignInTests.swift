@@ -189,12 +189,10 @@ struct NativeAppSignInTests {
             try? await Task.sleep(for: .seconds(3600))
             return .outcome(.failure(ClientFailure(.transient, message: "cancelled")))
         }
-        let started = ContinuousClock.now
         let result = await ScenarioRunner(stepTimeout: .seconds(2)).run(
             try Fixtures.builtInScenario("security/native-app-loopback-sign-in"),
             with: factory
         )
-        #expect(ContinuousClock.now - started < .seconds(30))
         guard case .error(let problem) = result.verdict else {
             Issue.record("\(result.verdict)")
             return

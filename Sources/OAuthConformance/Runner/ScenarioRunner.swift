@@ -72,9 +72,7 @@ public struct ScenarioRunner: Sendable {
                 .skipped(reason: "the client is public (client_type), with no secret, and in this scenario \(need)")
             )
         }
-        if scenario.steps.contains(where: { $0.action == .client(.nativeSignIn) }),
-            !factory.profile.signInMethods.contains(.nativeApp)
-        {
+        if scenario.requiredSignInMethods.contains(where: { !factory.profile.signInMethods.contains($0) }) {
             return result(
                 .skipped(reason: "the client does not sign in as a native app (its sign_in lists no native_app)")
             )
