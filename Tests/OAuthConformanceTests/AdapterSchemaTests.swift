@@ -101,7 +101,7 @@ struct AdapterSchemaTests {
         "security/authorization-response-state-refused", "security/pushed-authorization-request-by-reference",
         "security/private-key-jwt-client-authentication", "tls/valid-certificate-accepted", "oidc/sign-in-accepted",
         "oidc/userinfo-subject-mismatch-refused", "oidc/third-party-sign-in/exchanged-for-app-tokens",
-        "device/denial-ends-polling", "dpop/bound-token-presented-with-proof",
+        "device/denial-ends-polling", "dpop/bound-token-presented-with-proof", "security/native-app-loopback-sign-in",
     ].map { "Scenarios/\($0).yaml" }
 
     /// What `conformance run --client PROFILE` exchanged with its adapter over those scenarios,
@@ -186,6 +186,8 @@ struct AdapterSchemaTests {
             (.request(method: "GET", url: "http://127.0.0.1:1/resource"), outcomes), (.restart, outcomes),
             (.authorizationURL, [.browserURL("http://127.0.0.1:1/authorize?client_id=c"), failure]),
             (.completeAuthorization(redirectURL: "http://127.0.0.1/callback?code=c&state=s"), outcomes),
+            (.beginNativeSignIn, [.openURL("http://127.0.0.1:1/authorize?client_id=c"), failure]),
+            (.finishNativeSignIn, outcomes),
             (.signInURL, [.browserURL("http://127.0.0.1:1/authorize?scope=openid"), failure]),
             (.completeSignIn(redirectURL: "http://127.0.0.1/callback?code=c&state=s"), outcomes),
             (.userinfo, outcomes), (.exchangeSignIn, outcomes),
@@ -250,7 +252,7 @@ struct AdapterSchemaTests {
             fields: ["operations": .array(batchable.map(\.batchOperation))]
         ).line
         lines.append(Line(definition: "#/$defs/message", json: batch, source: "a concurrently batch"))
-        #expect(Set(Self.exchanges.map(\.call.op)).count == 14, "every call has an op of its own")
+        #expect(Set(Self.exchanges.map(\.call.op)).count == 16, "every call has an op of its own")
         try await Self.expectValid(lines)
     }
 

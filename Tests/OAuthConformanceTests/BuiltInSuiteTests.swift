@@ -512,6 +512,11 @@ struct BuiltInSuiteTests {
             brokenExpectation: "token requests (grant device_code) from no. 2 on arrive at least 10s apart"
         ),
         Proof(
+            scenario: "security/native-app-loopback-sign-in",
+            defect: "native-app-localhost-redirect",
+            brokenExpectation: "every step succeeds"
+        ),
+        Proof(
             scenario: "dpop/bound-token-presented-with-proof",
             defect: "dpop-bound-token-as-bearer",
             brokenExpectation: "no resource requests presenting a DPoP-bound access token as a bearer token"

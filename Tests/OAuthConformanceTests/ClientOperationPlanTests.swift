@@ -9,7 +9,7 @@ import Testing
 struct ClientOperationPlanTests {
     static let operations: [ClientOperation] = [
         .login(.password), .request(method: "GET", path: "/resource"), .authorize, .restart, .signIn, .userinfo,
-        .exchange, .deviceSignIn, .restoreSession,
+        .exchange, .deviceSignIn, .nativeSignIn, .restoreSession,
     ]
 
     /// Every call a plan makes; a completion with a redirect URL standing for the browser's.
@@ -18,6 +18,7 @@ struct ClientOperationPlanTests {
         case .call(let call): [call]
         case .throughBrowser(let start, let complete): [start, complete("http://127.0.0.1/callback?code=c")]
         case .devicePolling(let start, let poll): [start, poll]
+        case .throughLoopback(let begin, let finish): [begin, finish]
         case .restoredSession(let restore):
             [
                 restore(
@@ -36,7 +37,9 @@ struct ClientOperationPlanTests {
     @Test("each operation needs the capability it always has, and every call of its plan needs that one")
     func capabilities() {
         let expected: [Capability?] = [
-            nil, nil, .authorizationCode, .restart, .openID, .openID, .idTokenExchange, .deviceGrant, nil,
+            nil, nil, .authorizationCode, .restart, .openID, .openID, .idTokenExchange, .deviceGrant,
+            .authorizationCode,
+            nil,
         ]
         for (operation, capability) in zip(Self.operations, expected) {
             #expect(operation.requiredCapability == capability, "\(operation.text)")

@@ -2,11 +2,13 @@
 /// answer `.outcome(.failure(…))` instead, and `ClientCall.unsupported` is the answer of a client
 /// that does not implement the call.
 public enum ClientAnswer: Sendable, Equatable {
-    /// How an operation ended: `login`, `request`, `restart`, the completions, `userinfo`,
+    /// How an operation ended: `login`, `request`, `restart`, the completions and `finishNativeSignIn`, `userinfo`,
     /// `exchangeSignIn`, and the `pollDeviceAuthorization` that ends the flow.
     case outcome(ClientOutcome)
     /// `authorizationURL` and `signInURL`: the URL the browser is to open.
     case browserURL(String)
+    /// `beginNativeSignIn`: the URL the client asked the system to open, its sign-in waiting.
+    case openURL(String)
     /// `startDeviceAuthorization`: what the application shows the user.
     case devicePrompt(DevicePrompt)
     /// `pollDeviceAuthorization` while the user has not acted: the client polls again after this
@@ -31,6 +33,12 @@ extension ClientAnswer {
     /// The URL of `authorizationURL` or `signInURL`, or the failure that took its place.
     func browserURL(answering call: ClientCall) -> Result<String, ClientFailure> {
         if case .browserURL(let url) = self { return .success(url) }
+        return .failure(failure(answering: call))
+    }
+
+    /// The URL of `beginNativeSignIn`, or the failure that took its place.
+    func openURL(answering call: ClientCall) -> Result<String, ClientFailure> {
+        if case .openURL(let url) = self { return .success(url) }
         return .failure(failure(answering: call))
     }
 

@@ -19,6 +19,16 @@ public enum ClientCall: Sendable, Equatable {
     /// The flow's second half: the URL the browser was redirected to. The client checks it
     /// (`state`, `iss`, `error`) and redeems the code (RFC 6749 §4.1.2–4.1.3).
     case completeAuthorization(redirectURL: String)
+    /// A native app's sign-in (RFC 8252) begins: the client starts its interactive sign-in, which
+    /// listens on a loopback port of its own (`http://127.0.0.1:<port>/…`, the registered loopback
+    /// redirect URI on a port it chose, §7.3) and asks the system to open the authorization URL.
+    /// The client answers that URL (`ClientAnswer.openURL`) while its sign-in waits; the harness's
+    /// browser opens it, and follows the provider's redirect to the listener.
+    case beginNativeSignIn
+    /// The native app's sign-in ends: the client waits for its interactive sign-in to finish (the
+    /// listener got the redirect, the client checked `state` and `iss` and redeemed the code, or
+    /// gave up) and answers its outcome. The harness asks only once its browser reached the listener.
+    case finishNativeSignIn
     /// OpenID Connect sign-in's first half: the authentication request (OIDC Core §3.1.2.1) the
     /// client would open in the browser, with `openid` in `scope` and a fresh `nonce`. The client
     /// finds the provider through `ProviderEndpoints.openIDConfiguration`.
@@ -66,7 +76,7 @@ public enum ClientCall: Sendable, Equatable {
         switch self {
         case .login, .request, .storedTokens, .restoreSession: nil
         case .restart: .restart
-        case .authorizationURL, .completeAuthorization: .authorizationCode
+        case .authorizationURL, .completeAuthorization, .beginNativeSignIn, .finishNativeSignIn: .authorizationCode
         case .signInURL, .completeSignIn, .userinfo, .identity: .openID
         case .exchangeSignIn: .idTokenExchange
         case .startDeviceAuthorization, .pollDeviceAuthorization: .deviceGrant
@@ -106,6 +116,7 @@ public enum ClientCall: Sendable, Equatable {
         case .request: "does not call resources"
         case .restart: "cannot be restarted"
         case .authorizationURL, .completeAuthorization: "does not implement the authorization code flow"
+        case .beginNativeSignIn, .finishNativeSignIn: "does not implement a native app's sign-in (RFC 8252)"
         case .signInURL, .completeSignIn: "does not implement OpenID Connect sign-in"
         case .userinfo: "does not implement the userinfo call"
         case .exchangeSignIn: "does not exchange ID tokens at an app server"

@@ -6,6 +6,11 @@ import MockProvider
 public enum SignInMethod: String, Sendable, Hashable, CaseIterable, Codable {
     /// The authorization code flow; the harness plays the browser and the consenting user.
     case authorizationCode = "authorization_code"
+    /// A native app's sign-in (RFC 8252): the library runs its own loopback redirect listener and
+    /// asks the system to open the authorization URL; the harness is that browser, and follows the
+    /// provider's redirect to the listener. It is the authorization code flow, with the redirect
+    /// received by the library instead of handed to it.
+    case nativeApp = "native_app"
     /// OpenID Connect sign-in: the code flow with `openid` and a nonce, the ID token validated.
     case openID = "openid"
     /// The device authorization grant (RFC 8628); the user approves the code at once.
@@ -26,7 +31,7 @@ public enum SignInMethod: String, Sendable, Hashable, CaseIterable, Codable {
     /// The capability a client that signs in this way has without declaring it.
     public var impliedCapability: Capability? {
         switch self {
-        case .authorizationCode: .authorizationCode
+        case .authorizationCode, .nativeApp: .authorizationCode
         case .openID: .openID
         case .device: .deviceGrant
         case .password, .clientCredentials, .tokens: nil
@@ -39,7 +44,7 @@ public enum SignInMethod: String, Sendable, Hashable, CaseIterable, Codable {
     /// The grant of the token request that ends the sign-in; `nil` for saved tokens, which take none.
     public var grant: GrantType? {
         switch self {
-        case .authorizationCode, .openID: .authorizationCode
+        case .authorizationCode, .nativeApp, .openID: .authorizationCode
         case .device: .deviceCode
         case .password: .password
         case .clientCredentials: .clientCredentials
@@ -76,6 +81,7 @@ public enum SignInMethod: String, Sendable, Hashable, CaseIterable, Codable {
     var operation: ClientOperation {
         switch self {
         case .authorizationCode: .authorize
+        case .nativeApp: .nativeSignIn
         case .openID: .signIn
         case .device: .deviceSignIn
         case .password: .login(.password)

@@ -7,6 +7,10 @@ enum OperationPlan: Sendable {
     /// URL, the browser visits it (the provider plays the consenting user), and `complete` gets
     /// the URL the provider redirected to.
     case throughBrowser(start: ClientCall, complete: @Sendable (_ redirectURL: String) -> ClientCall)
+    /// RFC 8252, a native app's sign-in: `begin` names the URL the client asks the system to open
+    /// while its own loopback listener waits, the browser visits it and follows the provider's
+    /// redirect to that listener (`LoopbackRedirect`), and `finish` gets how the client's sign-in ended.
+    case throughLoopback(begin: ClientCall, finish: ClientCall)
     /// RFC 8628: `start` reports what the user is shown, then `poll` until the flow ends, the
     /// virtual clock moved by each wait the client asks for.
     case devicePolling(start: ClientCall, poll: ClientCall)
@@ -26,7 +30,8 @@ enum OperationPlan: Sendable {
     /// The capability the plan's calls need; they all need the same one (`ClientCall.requiredCapability`).
     var requiredCapability: Capability? {
         switch self {
-        case .call(let call), .throughBrowser(let call, _), .devicePolling(let call, _): call.requiredCapability
+        case .call(let call), .throughBrowser(let call, _), .throughLoopback(let call, _), .devicePolling(let call, _):
+            call.requiredCapability
         case .restoredSession: nil
         }
     }

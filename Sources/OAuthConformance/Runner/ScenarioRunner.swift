@@ -72,6 +72,11 @@ public struct ScenarioRunner: Sendable {
                 .skipped(reason: "the client is public (client_type), with no secret, and in this scenario \(need)")
             )
         }
+        if scenario.requiredSignInMethods.contains(where: { !factory.profile.signInMethods.contains($0) }) {
+            return result(
+                .skipped(reason: "the client does not sign in as a native app (its sign_in lists no native_app)")
+            )
+        }
         let signIn: SignInMethod?
         switch SignInChoice(for: scenario, declared: factory.profile.signInMethods) {
         case .notNeeded: signIn = nil
@@ -472,6 +477,9 @@ private struct StepExecution {
         case .throughBrowser(let start, let complete):
             let browser = AuthorizationBrowser(caCertificateFile: environment.caCertificateFile)
             return { await Self.authorize(client, through: browser, start: start, complete: complete) }
+        case .throughLoopback(let begin, let finish):
+            let browser = AuthorizationBrowser(caCertificateFile: environment.caCertificateFile)
+            return { await Self.nativeSignIn(client, through: browser, begin: begin, finish: finish) }
         case .devicePolling(let start, let poll):
             let clock = provider.clock
             let journal = provider.journal
@@ -568,6 +576,45 @@ private struct StepExecution {
                         "the provider answered the authorization URL with \(status) and no redirect: \(body.prefix(200))"
                 )
             )
+        }
+    }
+
+    /// RFC 8252: the client begins its sign-in and asks for a URL to be opened, the browser opens
+    /// it and follows the provider's redirect to the client's loopback listener (and nowhere
+    /// else), then the client says how its sign-in ended; the step's outcome records what the
+    /// listener answered the browser. When the browser cannot hand the redirect over, the client
+    /// is not asked to finish: its sign-in would wait for a redirect that never comes.
+    private static func nativeSignIn(
+        _ client: any ClientUnderTest,
+        through browser: AuthorizationBrowser,
+        begin: ClientCall,
+        finish: ClientCall
+    ) async -> ClientOutcome {
+        let url: String
+        switch await client.perform(begin).openURL(answering: begin) {
+        case .success(let produced): url = produced
+        case .failure(let failure): return .failure(failure)
+        }
+        guard LoopbackRedirect.isWebURL(url) else {
+            return .failure(
+                ClientFailure(
+                    .protocolViolation,
+                    message: "the client asked to open \(url.prefix(200)), which is no http(s) URL a browser opens"
+                )
+            )
+        }
+        let listenerAnswer: String
+        switch await browser.followToLoopback(from: url) {
+        case .success(let answer): listenerAnswer = answer
+        case .failure(let problem): return .failure(ClientFailure(.protocolViolation, message: problem.message))
+        }
+        switch await client.perform(finish).outcome(answering: finish) {
+        case .success(let status, let body):
+            return .success(
+                status: status,
+                body: body + "; the loopback listener answered the browser " + listenerAnswer
+            )
+        case let failed: return failed
         }
     }
 

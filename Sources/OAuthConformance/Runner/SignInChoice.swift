@@ -72,7 +72,7 @@ enum SignInChoice: Equatable {
                     "a rule scripts the sign-in's token response beyond what a saved session holds, which a client given saved tokens never reads"
             }
             return nil
-        case .authorizationCode, .device, .password:
+        case .authorizationCode, .nativeApp, .device, .password:
             return nil
         }
     }

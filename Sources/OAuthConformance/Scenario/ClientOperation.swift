@@ -22,6 +22,10 @@ public enum ClientOperation: Sendable, Equatable {
     /// The device authorization grant (RFC 8628): start, then poll until the flow ends; the
     /// harness moves the virtual clock by each wait the client asks for.
     case deviceSignIn
+    /// A native app's sign-in (RFC 8252): the client starts its own loopback listener and asks to
+    /// open the authorization URL; the harness's browser opens it and follows the provider's
+    /// redirect to that listener, then the client's sign-in ends.
+    case nativeSignIn
     /// A user's sign-in the client's own way (`sign_in: any`), for a scenario that tests what comes
     /// after it: the first method of the profile's `sign_in` list the scenario can use
     /// (`SignInChoice`). Every instant and count of such a scenario holds whichever method it was.
@@ -40,6 +44,7 @@ public enum ClientOperation: Sendable, Equatable {
         case .userinfo: "userinfo"
         case .exchange: "exchange"
         case .deviceSignIn: "device_sign_in"
+        case .nativeSignIn: "native_sign_in"
         case .signInAsTheClientDoes: "sign_in any"
         case .restoreSession: "sign_in tokens"
         }
@@ -59,6 +64,7 @@ public enum ClientOperation: Sendable, Equatable {
         case .authorize: .throughBrowser(start: .authorizationURL, complete: ClientCall.completeAuthorization)
         case .signIn: .throughBrowser(start: .signInURL, complete: ClientCall.completeSignIn)
         case .deviceSignIn: .devicePolling(start: .startDeviceAuthorization, poll: .pollDeviceAuthorization)
+        case .nativeSignIn: .throughLoopback(begin: .beginNativeSignIn, finish: .finishNativeSignIn)
         }
     }
 

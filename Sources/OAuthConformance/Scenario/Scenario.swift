@@ -128,6 +128,13 @@ public struct Scenario: Sendable, Equatable {
     /// What `requires` lists plus what the scenario needs without saying so: the capabilities of
     /// the steps it uses (a virtual clock for `advance`, concurrency for `concurrently`, …), and a
     /// custom CA when the provider speaks HTTPS.
+    /// The ways of signing in a client must list in its profile's `sign_in` besides those
+    /// capabilities: `native_app` for `native_sign_in` steps, which a library that hands the
+    /// redirect to the application (with `authorization_code` alone) cannot carry out.
+    public var requiredSignInMethods: [SignInMethod] {
+        steps.contains { $0.action == .client(.nativeSignIn) } ? [.nativeApp] : []
+    }
+
     public var requiredCapabilities: [Capability] {
         var needed = requires
         let byProvider: [Capability] =

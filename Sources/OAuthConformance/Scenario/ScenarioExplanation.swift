@@ -22,8 +22,11 @@ public enum ScenarioExplanation {
         }
         lines.append(about.joined(separator: "; ") + ".")
         if !scenario.requiredCapabilities.isEmpty {
+            let signIn = scenario.requiredSignInMethods.map(\.rawValue).joined(separator: ", ")
             lines.append(
-                "Requires: \(scenario.requiredCapabilities.map(\.rawValue).joined(separator: ", ")); a client that does not declare it is skipped."
+                "Requires: \(scenario.requiredCapabilities.map(\.rawValue).joined(separator: ", "))"
+                    + (signIn.isEmpty ? "" : ", and sign_in \(signIn) in the profile")
+                    + "; a client that does not declare it is skipped."
             )
         }
         lines += ["", "The provider:"] + provider(scenario.provider).map { "  - \($0)" }

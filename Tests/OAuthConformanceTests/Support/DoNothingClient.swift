@@ -17,11 +17,13 @@ struct DoNothingClientFactory: ClientFactory {
 struct DoNothingClient: ClientUnderTest {
     func perform(_ call: ClientCall) async -> ClientAnswer {
         switch call {
-        case .login, .request, .completeAuthorization, .completeSignIn, .userinfo, .exchangeSignIn, .restart,
-            .restoreSession:
+        case .login, .request, .completeAuthorization, .completeSignIn, .finishNativeSignIn, .userinfo,
+            .exchangeSignIn, .restart, .restoreSession:
             .outcome(.success(status: 200, body: "{}"))
         case .authorizationURL, .signInURL:
             .browserURL("http://127.0.0.1:1/nowhere")
+        case .beginNativeSignIn:
+            .openURL("http://127.0.0.1:1/nowhere")
         case .startDeviceAuthorization:
             .outcome(.failure(ClientFailure(.protocolViolation, message: "nothing was asked")))
         case .pollDeviceAuthorization, .identity, .storedTokens:

@@ -12,6 +12,8 @@ package enum AdapterOp: String, Sendable, CaseIterable, CustomStringConvertible 
     case completeAuthorization = "complete_authorization"
     case signInURL = "sign_in_url"
     case completeSignIn = "complete_sign_in"
+    case beginNativeSignIn = "begin_native_sign_in"
+    case finishNativeSignIn = "finish_native_sign_in"
     case userinfo
     case exchange
     case deviceAuthorization = "device_authorization"

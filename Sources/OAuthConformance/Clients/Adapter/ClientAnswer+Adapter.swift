@@ -14,6 +14,8 @@ extension ClientAnswer {
             ["ok": .bool(false), "error": Self.error(failure)]
         case .browserURL(let url):
             ["ok": .bool(true), "url": .string(url)]
+        case .openURL(let url):
+            ["ok": .bool(true), "open_url": .string(url)]
         case .devicePrompt(let prompt):
             [
                 "ok": .bool(true), "user_code": .string(prompt.userCode),
@@ -59,11 +61,13 @@ extension AdapterReply {
     func answer(to call: ClientCall) -> Result<ClientAnswer, AdapterFault> {
         let op = call.op.rawValue
         switch call {
-        case .login, .request, .restart, .completeAuthorization, .completeSignIn, .userinfo, .exchangeSignIn,
-            .restoreSession:
+        case .login, .request, .restart, .completeAuthorization, .completeSignIn, .finishNativeSignIn, .userinfo,
+            .exchangeSignIn, .restoreSession:
             return outcome(of: op).map(ClientAnswer.outcome)
         case .authorizationURL, .signInURL:
             return succeeded ? browserURL(of: op) : failure(of: op).map(call.failed)
+        case .beginNativeSignIn:
+            return succeeded ? openURL(of: op) : failure(of: op).map(call.failed)
         case .startDeviceAuthorization:
             return succeeded ? devicePrompt(of: op) : failure(of: op).map(call.failed)
         case .pollDeviceAuthorization:
@@ -85,6 +89,14 @@ extension AdapterReply {
             return .failure(AdapterFault("the adapter's answer to \(op) has no url"))
         }
         return .success(.browserURL(url))
+    }
+
+    /// `begin_native_sign_in`: the URL the library asked the system to open.
+    private func openURL(of op: String) -> Result<ClientAnswer, AdapterFault> {
+        guard let url = members["open_url"]?.stringValue else {
+            return .failure(AdapterFault("the adapter's answer to \(op) has no open_url"))
+        }
+        return .success(.openURL(url))
     }
 
     /// `device_authorization`: `user_code`, `verification_uri` and, if shown, `verification_uri_complete`.

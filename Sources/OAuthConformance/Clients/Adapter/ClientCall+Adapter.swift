@@ -13,6 +13,8 @@ extension ClientCall {
         case .completeAuthorization: .completeAuthorization
         case .signInURL: .signInURL
         case .completeSignIn: .completeSignIn
+        case .beginNativeSignIn: .beginNativeSignIn
+        case .finishNativeSignIn: .finishNativeSignIn
         case .userinfo: .userinfo
         case .exchangeSignIn: .exchange
         case .startDeviceAuthorization: .deviceAuthorization
@@ -39,8 +41,8 @@ extension ClientCall {
                 "expires_at": saved.expiresAt.map { .number(AdapterRequest.unixSeconds($0)) } ?? .null,
                 "scope": saved.scope.map(JSONValue.string) ?? .null,
             ]
-        case .restart, .authorizationURL, .signInURL, .userinfo, .exchangeSignIn, .startDeviceAuthorization,
-            .pollDeviceAuthorization, .identity, .storedTokens:
+        case .restart, .authorizationURL, .signInURL, .beginNativeSignIn, .finishNativeSignIn, .userinfo,
+            .exchangeSignIn, .startDeviceAuthorization, .pollDeviceAuthorization, .identity, .storedTokens:
             [:]
         }
     }
@@ -70,6 +72,8 @@ extension ClientCall {
         case .completeSignIn:
             guard let url = text("redirect_url") else { return nil }
             self = .completeSignIn(redirectURL: url)
+        case .beginNativeSignIn: self = .beginNativeSignIn
+        case .finishNativeSignIn: self = .finishNativeSignIn
         case .userinfo: self = .userinfo
         case .exchange: self = .exchangeSignIn
         case .deviceAuthorization: self = .startDeviceAuthorization

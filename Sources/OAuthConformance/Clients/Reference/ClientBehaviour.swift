@@ -163,6 +163,10 @@ public struct ClientBehaviour: Sendable, Equatable {
     /// PA-02 (RFC 9126 §5): a push that fails ends the authorization; the defect sends the request
     /// in the front channel instead.
     public var fallsBackToFrontChannel = false
+    /// RFC 8252 §7.3, §8.3: a native app's redirect URI is the registered loopback one, naming the
+    /// address its listener is bound to (127.0.0.1) with the port it got; the defect names
+    /// `localhost` instead, as libraries that build the URI by hand do.
+    public var namesLoopbackByAddress = true
     /// The OpenID Connect relying-party rules: ID token validation, keys, userinfo.
     public var openIDConnect = OpenIDConnectBehaviour.conforming
     /// Leg 2 of a third-party sign-in: the exchange at the app's own server and its session.
@@ -408,6 +412,12 @@ extension ClientBehaviour {
             "shows a verification_uri_complete of its own making when the provider gave none"
         ) {
             $0.showsOnlyIssuedURIs = false
+        },
+        .defect(
+            "native-app-localhost-redirect",
+            "names its native app's loopback redirect URI http://localhost:<port>/…, not the registered 127.0.0.1 it listens on"
+        ) {
+            $0.namesLoopbackByAddress = false
         },
         .defect("no-poll-back-off", "polls again at the interval after a device code poll that failed with a 5xx") {
             $0.backsOffAfterFailedPolls = false

@@ -12,11 +12,13 @@ extension ReferenceClient {
         await startAuthorization(nonce: nil)
     }
 
-    func startAuthorization(nonce: String?) async -> Result<String, ClientFailure> {
+    /// - Parameter redirectURI: where the provider is to send the browser back; the environment's
+    ///   unless a native app's listener chose its own port (`beginNativeSignIn`).
+    func startAuthorization(nonce: String?, redirectURI: String? = nil) async -> Result<String, ClientFailure> {
         let request = AuthorizationRequest(
             state: behaviour.unguessableState ? AuthorizationRequest.random() : "state",
             codeVerifier: AuthorizationRequest.random(),
-            redirectURI: environment.redirectURI,
+            redirectURI: redirectURI ?? environment.redirectURI,
             nonce: nonce
         )
         pendingAuthorization = request

@@ -33,6 +33,8 @@ public actor ReferenceClient: ClientUnderTest {
     var loginGrant: GrantType?
     var refreshInFlight: Task<Result<TokenSet, ClientFailure>, Never>?
     var pendingAuthorization: AuthorizationRequest?
+    /// A native app's loopback listener, between `beginNativeSignIn` and `finishNativeSignIn`.
+    var nativeListener: LoopbackListener?
     /// Where tokens are persisted across `restart`.
     let store: TokenStore
     /// Where the accepted ID token is persisted across `restart`, beside the tokens.
@@ -98,6 +100,8 @@ public actor ReferenceClient: ClientUnderTest {
         case .restart: .outcome(await restart())
         case .authorizationURL: Self.answer(await authorizationURL(), ClientAnswer.browserURL)
         case .completeAuthorization(let redirectURL): .outcome(await completeAuthorization(redirectURL: redirectURL))
+        case .beginNativeSignIn: Self.answer(await beginNativeSignIn(), ClientAnswer.openURL)
+        case .finishNativeSignIn: .outcome(await finishNativeSignIn())
         case .signInURL: Self.answer(await signInURL(), ClientAnswer.browserURL)
         case .completeSignIn(let redirectURL): .outcome(await completeSignIn(redirectURL: redirectURL))
         case .userinfo: .outcome(await userinfo())
@@ -111,6 +115,8 @@ public actor ReferenceClient: ClientUnderTest {
     }
 
     public func shutdown() async {
+        await nativeListener?.close()
+        nativeListener = nil
         try? await http.shutdown()
     }
 
@@ -183,6 +189,8 @@ public actor ReferenceClient: ClientUnderTest {
     func restart() async -> ClientOutcome {
         refreshInFlight = nil
         pendingAuthorization = nil
+        await nativeListener?.close()
+        nativeListener = nil
         loginGrant = nil
         // The app server's session lives in memory only: after a relaunch, leg 2 starts again.
         appServerSession = nil

@@ -22,7 +22,7 @@ public struct ReferenceClientFactory: ClientFactory {
                 .clientSecretJWT, .pushedAuthorizationRequests, .deviceGrant, .dpop, .dpopDowngradeRefused,
             ],
             // The password grant first: the quickest, and the one the selftest's defects are written against.
-            signInMethods: [.password, .authorizationCode, .openID, .device, .tokens, .clientCredentials],
+            signInMethods: [.password, .authorizationCode, .nativeApp, .openID, .device, .tokens, .clientCredentials],
             refreshWindow: ClientBehaviour.conforming.refreshLeeway,
             idTokenClockSkew: ClientBehaviour.conforming.openIDConnect.allowedClockSkew,
             jwksRefetchInterval: ClientBehaviour.conforming.openIDConnect.minimumKeySetRefetchInterval

@@ -6,8 +6,9 @@ struct StepDecoder {
     let reader: YAMLReader
 
     static let stepActions = [
-        "login", "authorize", "sign_in", "userinfo", "exchange", "device_sign_in", "request", "restart", "concurrently",
-        "advance",
+        "login", "authorize", "sign_in", "userinfo", "exchange", "device_sign_in", "native_sign_in", "request",
+        "restart",
+        "concurrently", "advance",
         "advance_to",
         "wait", "revoke",
     ]
@@ -15,7 +16,8 @@ struct StepDecoder {
     static let clientOperations = ["login", "request"]
     /// The steps that involve the client and so may state an `outcome`.
     static let stepsWithOutcome = [
-        "login", "authorize", "sign_in", "userinfo", "exchange", "device_sign_in", "request", "restart",
+        "login", "authorize", "sign_in", "userinfo", "exchange", "device_sign_in", "native_sign_in", "request",
+        "restart",
         "concurrently",
     ]
 
@@ -39,6 +41,7 @@ struct StepDecoder {
             case "userinfo": bare(actionNode, "userinfo").map { .client(.userinfo) }
             case "exchange": bare(actionNode, "exchange").map { .client(.exchange) }
             case "device_sign_in": bare(actionNode, "device_sign_in").map { .client(.deviceSignIn) }
+            case "native_sign_in": bare(actionNode, "native_sign_in").map { .client(.nativeSignIn) }
             case "revoke": reader.enumeration(actionNode, "revoke", as: RevocationTarget.self).map(StepAction.revoke)
             case "concurrently": concurrently(actionNode)
             case "advance": reader.duration(actionNode, "advance").map(StepAction.advance)
@@ -77,7 +80,7 @@ struct StepDecoder {
         case "openid"?: return .signIn
         case let other?:
             reader.error(
-                "sign_in is 'any' (the client's own way, as its profile declares) or 'openid', not '\(other)'; a particular grant is 'login: password', 'authorize:' or 'device_sign_in:'",
+                "sign_in is 'any' (the client's own way, as its profile declares) or 'openid', not '\(other)'; a particular grant is 'login: password', 'authorize:', 'native_sign_in:' or 'device_sign_in:'",
                 at: node
             )
             return nil
