@@ -6,6 +6,7 @@
 use strict;
 use warnings;
 use FindBin;
+use Time::HiRes ();
 use lib "$FindBin::Bin/lib";
 use ProbeServer qw(json_response oauth2 verdict);
 
@@ -19,9 +20,13 @@ my $server = ProbeServer->start(sub {
         : json_response(200, { ok => 1 });
 });
 
-# The same second is what the claim is about: try again (at most 3 times) if the clock ticked.
+# The same second is what the claim is about: each attempt starts just after a second begins, so
+# the sign-in, the call, the refresh and the replay have most of a second; try again (at most 5
+# times, 5 s in all) if the clock ticked all the same, as it can on a loaded machine.
 my ($status, $same_second);
-for my $attempt (1 .. 3) {
+for my $attempt (1 .. 5) {
+    my $now = Time::HiRes::time();
+    Time::HiRes::sleep(int($now) + 1.01 - $now);
     my $start = time();
     my $oauth2 = oauth2($server->url);
     $oauth2->request_tokens(code => 'code-1');
