@@ -55,12 +55,23 @@ public struct ProbeRun: Sendable {
         process.closeInput()
         let deadline = ContinuousClock.now + limit
         var output: [String] = []
+        var status: Int32?
         var timedOut = false
+        // Until end of file, or until the probe has ended and what it wrote is read: a process the
+        // probe started (or one the harness started meanwhile) may hold its stdout open after it.
         reading: while true {
             let left = deadline - ContinuousClock.now
-            guard left > .zero, let next = await process.lines.next(within: left) else {
+            guard left > .zero else {
                 timedOut = true
                 break
+            }
+            guard let next = await process.lines.next(within: min(left, .milliseconds(200))) else {
+                if status == nil, let ended = await process.exitStatus(waitingUpTo: .zero) {
+                    status = ended
+                    continue  // one more look for lines still on their way
+                }
+                if status != nil { break }
+                continue
             }
             switch next {
             case .line(let text):
@@ -74,13 +85,18 @@ public struct ProbeRun: Sendable {
                 break reading
             }
         }
-        let status =
-            timedOut ? nil : await process.exitStatus(waitingUpTo: max(deadline - ContinuousClock.now, .seconds(1)))
+        if !timedOut, status == nil {
+            status = await process.exitStatus(waitingUpTo: max(deadline - ContinuousClock.now, .seconds(1)))
+        }
         await process.terminate()
         let errors = (try? String(contentsOfFile: stderrFile, encoding: .utf8)) ?? ""
         output += errors.split(separator: "\n", omittingEmptySubsequences: false).suffix(40).map { "stderr: \($0)" }
             .filter { $0 != "stderr: " }
-        return ProbeRun(probe: probe, outcome: judge(status: status, output: output, limit: limit), output: output)
+        return ProbeRun(
+            probe: probe,
+            outcome: judge(status: timedOut ? nil : status, output: output, limit: limit),
+            output: output
+        )
     }
 
     /// Confirmed only by both signs: status 0 and a last verdict line `confirmed: …`.
