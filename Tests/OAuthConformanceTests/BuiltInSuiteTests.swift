@@ -141,6 +141,16 @@ struct BuiltInSuiteTests {
                 brokenExpectation: "no resource requests carrying an expired access token"
             ),
             Proof(
+                scenario: "refresh/string-expires-in-on-refresh-not-dropped",
+                defect: "drops-string-expires-in",
+                brokenExpectation: "no resource requests carrying an expired access token"
+            ),
+            Proof(
+                scenario: "refresh/odd-expires-in-on-refresh/0",
+                defect: "missing-expiry-means-expired",
+                brokenExpectation: "number of token requests (grant refresh_token) is exactly 1"
+            ),
+            Proof(
                 scenario: "refresh/keeps-refresh-token-when-response-has-null",
                 defect: "null-refresh-token-replaces-previous",
                 brokenExpectation: "token request no. 2 (grant refresh_token) carries refresh_token#1"
@@ -244,6 +254,11 @@ struct BuiltInSuiteTests {
             ),
             Proof(
                 scenario: "errors/unsupported-token-type-refused/dpop",
+                defect: "any-token-type-as-bearer",
+                brokenExpectation: "no resource requests"
+            ),
+            Proof(
+                scenario: "errors/unsupported-token-type-on-refresh-refused/mac",
                 defect: "any-token-type-as-bearer",
                 brokenExpectation: "no resource requests"
             ),

@@ -25,7 +25,10 @@ struct EvidenceTests {
 
     @Test(
         "a client that never calls the resource is inconclusive, not passed, where only a call could break a check; the reason says what it did instead",
-        arguments: ["errors/unsupported-token-type-refused/mac", "refresh/string-expires-in-not-dropped"]
+        arguments: [
+            "errors/unsupported-token-type-refused/mac", "errors/unsupported-token-type-on-refresh-refused/mac",
+            "refresh/string-expires-in-not-dropped", "refresh/string-expires-in-on-refresh-not-dropped",
+        ]
     )
     func neverCallingTheResourceIsInconclusive(id: String) async throws {
         let result = await ScenarioRunner().run(

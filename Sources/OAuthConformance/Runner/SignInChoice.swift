@@ -61,8 +61,8 @@ enum SignInChoice: Equatable {
             }
             // A scripted answer to that sign-in is saved as it stands when it states what a saved
             // session holds; an odd statement (a lifetime that is no whole number of seconds, a
-            // token type, an altered body) is about reading a token response, which a client given
-            // saved tokens never does.
+            // token type other than Bearer, an altered body) is about reading a token response,
+            // which a client given saved tokens never does.
             let oddSignInAnswer = scenario.provider.rules.contains { rule in
                 SignInMethod.mayEndASignIn(endpoint: rule.match.endpoint, grant: rule.match.grant)
                     && (rule.delivery != nil || rule.action?.contains { !Self.savedAsItStands($0) } == true)
@@ -78,14 +78,17 @@ enum SignInChoice: Equatable {
     }
 
     /// Whether a rule's answer to the sign-in leaves a session an application saves as it stands:
-    /// a token response with members added or left out, an ordinary lifetime, nothing else changed.
+    /// a token response with members added or left out, an ordinary lifetime, Bearer in any case
+    /// (RFC 6749 §5.1: the type is case-insensitive; the session keeps it as the provider wrote it,
+    /// for the library to read), nothing else changed.
     static func savedAsItStands(_ misbehaviour: any ProviderMisbehaviour) -> Bool {
         guard let alteration = misbehaviour as? TokenResponseAlteration else { return false }
-        let held = ["access_token", "token_type", "refresh_token"]
+        let held = ["access_token", "refresh_token"]
         guard !alteration.formEncoded, alteration.contentType == nil, alteration.truncatedTo == nil,
             alteration.omit.isDisjoint(with: ["access_token", "token_type"]),
             alteration.set.keys.allSatisfy({ !held.contains($0) })
         else { return false }
+        if let type = alteration.set["token_type"], type.stringValue?.lowercased() != "bearer" { return false }
         if let lifetime = alteration.set["expires_in"], SavedSession.ordinaryLifetime(lifetime) == nil { return false }
         if let scope = alteration.set["scope"], scope.stringValue == nil { return false }
         return true
