@@ -175,10 +175,27 @@ struct SignInMethodTests {
         #expect(fallback.signInMethod == .password)
     }
 
-    @Test("client credentials sign in no user: a client that has nothing else is skipped, saying so")
+    @Test(
+        "client credentials sign in no user: a client that has nothing else is skipped where a refresh token or the user's session may be needed, saying so, and judged where a token alone is (a proof, a nonce, a 401)"
+    )
     func clientCredentialsIsNoUsersSignIn() async throws {
-        let reason = try await Self.skipReason("retry/401-storm-bounded", signingInBy: .clientCredentials)
-        #expect(reason?.contains("signs in no user") == true)
+        for id in ["refresh/keeps-refresh-token-when-response-omits-it", "dpop/bound-refresh-token-used-with-same-key"]
+        {
+            let reason = try await Self.skipReason(id, signingInBy: .clientCredentials)
+            #expect(reason?.contains("signs in no user") == true, "\(id)")
+        }
+        for id in [
+            "dpop/bound-token-presented-with-proof", "dpop/token-endpoint-nonce-retried-once",
+            "retry/401-storm-bounded",
+        ] {
+            let scenario = try #require(Self.builtInSuite.first { $0.id == id })
+            let result = await ScenarioRunner().run(
+                scenario,
+                with: Self.referenceClient(signingInBy: .clientCredentials)
+            )
+            #expect(result.verdict == .passed, "\(id): \(result.verdict)")
+            #expect(result.signInMethod == .clientCredentials, "\(id)")
+        }
     }
 
     @Test(

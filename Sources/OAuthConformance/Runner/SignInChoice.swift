@@ -35,7 +35,8 @@ enum SignInChoice: Equatable {
     static func unfit(_ method: SignInMethod, for scenario: Scenario) -> String? {
         switch method {
         case .clientCredentials:
-            return "it signs in no user, and obtains no refresh token"
+            return Self.mayNeedAUsersSession(scenario)
+                ? "it signs in no user, and obtains no refresh token" : nil
         case .openID:
             // An ID token is an unknown member to an OAuth client, but one a relying party must validate.
             let scriptsAnIDToken = scenario.provider.rules.contains { rule in
@@ -75,6 +76,23 @@ enum SignInChoice: Equatable {
         case .authorizationCode, .nativeApp, .device, .password:
             return nil
         }
+    }
+
+    /// Whether the scenario may need what only a user's sign-in gives: a refresh token (a rule or
+    /// a check about one, a token that may expire on the way, a revocation) or a user's own
+    /// endpoints. A client credentials token suits the rest: a proof, a nonce, a call.
+    static func mayNeedAUsersSession(_ scenario: Scenario) -> Bool {
+        let usesTheUser = scenario.steps.contains { step in
+            switch step.action {
+            case .advance, .advanceTo, .wait, .revoke: true
+            case .client(.signInAsTheClientDoes), .client(.request), .concurrently(_, .request): false
+            case .client, .concurrently: true
+            }
+        }
+        let aboutRefresh =
+            scenario.provider.rules.contains { $0.match.grant == .refreshToken }
+            || (scenario.expectations + scenario.preconditions).contains { $0.statement.contains("refresh") }
+        return usesTheUser || aboutRefresh
     }
 
     /// Whether a rule's answer to the sign-in leaves a session an application saves as it stands:
