@@ -10,6 +10,9 @@ public struct ProviderSettings: Sendable, Equatable {
     public var seed: UInt64
     /// Redirect URIs registered for the client; a loopback one matches on any port (RFC 8252 §7.3).
     public var redirectURIs: [String]
+    /// Where a scenario registers none and the client's profile names none: a loopback URI, so any
+    /// port matches (RFC 8252 §7.3).
+    public static let defaultRedirectURIs = ["http://127.0.0.1/callback"]
     /// With a variant, the provider's primary origin speaks HTTPS and presents that certificate.
     public var tls: CertificateVariant?
     /// When set, every answer carries a `Date` header this far from the clock tokens are issued
@@ -45,7 +48,7 @@ public struct ProviderSettings: Sendable, Equatable {
         tokens: TokenPolicy = .init(),
         rules: [ProviderRule] = [],
         seed: UInt64 = 0,
-        redirectURIs: [String] = ["http://127.0.0.1/callback"],
+        redirectURIs: [String] = ProviderSettings.defaultRedirectURIs,
         tls: CertificateVariant? = nil,
         clockSkew: Duration? = nil,
         requestTimeouts: RequestTimeouts = .init(),

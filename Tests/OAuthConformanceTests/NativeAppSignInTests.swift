@@ -137,6 +137,45 @@ struct NativeAppSignInTests {
     }
 
     @Test(
+        "a client registered with a redirect URI of its own (redirect_uri in its profile) is registered and told so: its listener's path, on a port of its own"
+    )
+    func registeredWithItsOwnRedirectURI() async throws {
+        var rootPath = Self.nativeApp
+        rootPath.profile.redirectURI = "http://127.0.0.1/"
+        let scenario = try Fixtures.builtInScenario("security/native-app-loopback-sign-in")
+        let result = await ScenarioRunner().run(scenario, with: rootPath)
+        #expect(result.verdict == .passed, "\(result.verdict) \(result.failedChecks.map(\.summary))")
+        let authorize = try #require(result.transcript?.journal.first { $0.endpoint == .authorize })
+        let redirectURI = try #require(authorize.request.queryItems.first { $0.name == "redirect_uri" }?.value)
+        #expect(redirectURI.hasPrefix("http://127.0.0.1:") && redirectURI.hasSuffix("/"), "\(redirectURI)")
+        #expect(!redirectURI.hasSuffix("/callback"), "\(redirectURI)")
+    }
+
+    @Test(
+        "a profile's redirect_uri is an absolute http(s) URI without a fragment, each problem at its line and column"
+    )
+    func redirectURIInTheProfile() throws {
+        func load(_ extra: String) -> AdapterProfileLoader.Result {
+            AdapterProfileLoader.decode(
+                "profile: 1\nadapter: { command: ./run.sh }\ncapabilities: []\n" + extra,
+                file: "p.yaml"
+            )
+        }
+        #expect(
+            try #require(load("redirect_uri: http://127.0.0.1/\n").profile).declared.redirectURI == "http://127.0.0.1/"
+        )
+        #expect(try #require(load("").profile).declared.redirectURI == nil)
+        for bad in ["ftp://host/cb", "/callback", "http://127.0.0.1/cb#x"] {
+            #expect(
+                load("redirect_uri: \"\(bad)\"\n").diagnostics.first?.description.hasPrefix(
+                    "p.yaml:4:15: error: redirect_uri is the URI the client is registered with"
+                ) == true,
+                "\(bad)"
+            )
+        }
+    }
+
+    @Test(
         "the native scenarios catch a native app's bugs, and skip a client that does not sign in as one",
         arguments: [
             ("security/native-app-loopback-sign-in", "native-app-localhost-redirect"),

@@ -9,6 +9,10 @@ public struct ClientProfile: Sendable, Equatable {
     public var signInMethods: [SignInMethod]
     /// How it is registered where a scenario does not say (`client_type:`).
     public var clientType: ClientType
+    /// The redirect URI it is registered with where a scenario registers none (`redirect_uri:`):
+    /// a library that listens on a path of its own (`http://127.0.0.1:<port>/`, say) says so;
+    /// `nil`, the harness's `http://127.0.0.1/callback`.
+    public var redirectURI: String?
     /// How long before expiry the client refreshes proactively.
     public var refreshWindow: Duration?
     /// What the client makes of a token response without `expires_in`; `nil` when it does not say.
@@ -32,6 +36,7 @@ public struct ClientProfile: Sendable, Equatable {
         capabilities: Set<Capability>,
         signInMethods: [SignInMethod] = SignInMethod.undeclared,
         clientType: ClientType = .confidential,
+        redirectURI: String? = nil,
         refreshWindow: Duration?,
         missingExpiresIn: MissingExpiresInPolicy? = nil,
         idTokenClockSkew: Duration? = nil,
@@ -44,6 +49,7 @@ public struct ClientProfile: Sendable, Equatable {
         self.capabilities = capabilities.union(signInMethods.compactMap(\.impliedCapability))
         self.signInMethods = signInMethods
         self.clientType = clientType
+        self.redirectURI = redirectURI
         self.refreshWindow = refreshWindow
         self.missingExpiresIn = missingExpiresIn
         self.idTokenClockSkew = idTokenClockSkew

@@ -85,6 +85,9 @@ public struct ScenarioRunner: Sendable {
         }
 
         var settings = scenario.provider
+        if let registered = factory.profile.redirectURI, settings.redirectURIs == ProviderSettings.defaultRedirectURIs {
+            settings.redirectURIs = [registered]
+        }
         if factory.profile.clientType == .public, settings.clientAuthentication == .clientSecret {
             // Where the scenario registers the client with no method of its own, as the client is.
             settings.clientAuthentication = .publicClient
@@ -138,7 +141,7 @@ public struct ScenarioRunner: Sendable {
                 issuer: provider.issuer,
                 takesPushedAuthorization: settings.pushedAuthorization != nil
             ),
-            redirectURI: Self.redirectURI(registered: scenario.provider.redirectURIs),
+            redirectURI: Self.redirectURI(registered: settings.redirectURIs),
             client: scenario.provider.client,
             user: scenario.provider.user,
             clock: clock,
@@ -243,7 +246,7 @@ public struct ScenarioRunner: Sendable {
     /// port when it is a loopback URI (any port matches, RFC 8252 §7.3; nothing listens there,
     /// since the harness's browser stops at the redirect).
     static func redirectURI(registered: [String]) -> String {
-        registered.first ?? "http://127.0.0.1/callback"
+        registered.first ?? ProviderSettings.defaultRedirectURIs[0]
     }
 }
 

@@ -6,7 +6,7 @@ import Yams
 public enum AdapterProfileLoader {
     public static let formatVersion = 1
     static let topLevelKeys = [
-        "profile", "name", "adapter", "sign_in", "client_type", "capabilities", "policies", "timeouts",
+        "profile", "name", "adapter", "sign_in", "client_type", "redirect_uri", "capabilities", "policies", "timeouts",
         "expected_failures", "application_part",
     ]
     static let adapterKeys = ["command", "directory", "environment", "faketime", "faketime_library", "install"]
@@ -89,6 +89,7 @@ private struct ProfileDecoder {
             .flatMap(adapterSection)
         let signInMethods = top["sign_in"].map(signInMethodList)
         let clientType = top["client_type"].map { reader.enumeration($0, "client_type", as: ClientType.self) }
+        let redirectURI = top["redirect_uri"].map(registeredRedirectURI)
         let capabilities = top.required("capabilities", hint: " (what the client can do; [] for none)").map {
             Set(reader.capabilities($0, "capabilities")).union(
                 (signInMethods ?? nil)?.compactMap(\.impliedCapability) ?? []
@@ -154,7 +155,9 @@ private struct ProfileDecoder {
                 at: node
             )
         }
-        guard let adapter, let capabilities, signInMethods != .some(nil), clientType != .some(nil) else { return nil }
+        guard let adapter, let capabilities, signInMethods != .some(nil), clientType != .some(nil),
+            redirectURI != .some(nil)
+        else { return nil }
         return AdapterProfile(
             file: file,
             name: name,
@@ -170,6 +173,7 @@ private struct ProfileDecoder {
                     .union(downgrade.map { [$0.capability] } ?? []),
                 signInMethods: (signInMethods ?? nil) ?? SignInMethod.undeclared,
                 clientType: (clientType ?? nil) ?? .confidential,
+                redirectURI: redirectURI ?? nil,
                 refreshWindow: refreshWindow,
                 missingExpiresIn: missingExpiresIn,
                 idTokenClockSkew: clockSkew,
@@ -179,6 +183,22 @@ private struct ProfileDecoder {
             ),
             timeouts: timeouts
         )
+    }
+
+    /// `redirect_uri: http://127.0.0.1/`: the redirect URI the client is registered with, an
+    /// absolute http(s) URI without a fragment (RFC 6749 §3.1.2); nil after reporting a problem.
+    private func registeredRedirectURI(_ node: Node) -> String? {
+        guard let text = reader.string(node, "redirect_uri") else { return nil }
+        guard let parts = URLComponents(string: text), ["http", "https"].contains(parts.scheme ?? ""),
+            !(parts.host ?? "").isEmpty, parts.fragment == nil
+        else {
+            reader.error(
+                "redirect_uri is the URI the client is registered with: an absolute http or https URI without a fragment (RFC 6749 §3.1.2), such as http://127.0.0.1/ for a library that listens on its own loopback path; got \(text)",
+                at: node
+            )
+            return nil
+        }
+        return text
     }
 
     /// `sign_in: [authorization_code, tokens]`: how the client signs a user in, most preferred
