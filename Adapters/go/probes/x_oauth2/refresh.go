@@ -37,6 +37,9 @@ func init() {
 	register("expires-in-negative",
 		"a negative expires_in gives Expiry = now - 60 s, so the token is not Valid() on arrival and the token source refreshes before every call (two refreshes for two calls)",
 		expiresInNegative)
+	register("expires-in-negative-on-refresh",
+		"a refresh answered with a negative expires_in gives the new token Expiry = now - 60 s, so it is not Valid() on arrival and the token source refreshes again before every call (three refreshes for three calls)",
+		expiresInNegativeOnRefresh)
 }
 
 func errorBodyWith200Refresh() []string {
@@ -203,6 +206,27 @@ func retryAfterIgnored() []string {
 			}
 		}
 	}
+	return c
+}
+
+func expiresInNegativeOnRefresh() []string {
+	p := newProvider("provider")
+	say("-- the sign-in's token response is ordinary; every refresh is answered with expires_in -60")
+	app, token, c := refreshAnswered(p, map[string]string{"expires_in": "-60"})
+	if token == nil {
+		return c
+	}
+	for i, err := range callsAfterRefresh(app, token, p.URL()+"/resource") {
+		c.expect(err == nil, "call %d succeeded", i+1)
+	}
+	refreshes := len(p.seen("/token", "refresh_token"))
+	c.expect(refreshes == 3, "the token source refreshed before each call (%d refreshes for 3 calls)", refreshes)
+	used := []string{}
+	for _, r := range p.seen("/resource", "") {
+		used = append(used, r.Authorization)
+	}
+	c.expect(strings.Join(used, ",") == "Bearer at-2,Bearer at-3,Bearer at-4",
+		"each call carried the token of its own refresh (%s)", strings.Join(used, ", "))
 	return c
 }
 

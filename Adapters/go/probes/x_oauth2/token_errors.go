@@ -51,6 +51,12 @@ func init() {
 			return unreadableSignIn(`{"access_token":"at-1","token_type":"Bearer","refresh_token":"rt-1","expires_in":7199.5}`,
 				`strconv.ParseInt: parsing "7199.5": invalid syntax`, "", true)
 		})
+	register("expires-in-soon-on-refresh",
+		`a refresh answered with expires_in "soon" fails the call (json: invalid number literal ... into Number); the token source keeps the expired token, so each next call sends the refresh again and fails alike (three refreshes for three calls, none reaching the resource)`,
+		func() []string { return unreadableRefresh(`"soon"`, "invalid number literal") })
+	register("expires-in-fraction-on-refresh",
+		`a refresh answered with expires_in 7199.5 fails the call (strconv.ParseInt: parsing "7199.5": invalid syntax); the token source keeps the expired token, so each next call sends the refresh again and fails alike (three refreshes for three calls, none reaching the resource)`,
+		func() []string { return unreadableRefresh(`7199.5`, `strconv.ParseInt: parsing "7199.5": invalid syntax`) })
 }
 
 // retrieveErrorFields is what *oauth2.RetrieveError offers the application besides Error().
@@ -145,6 +151,65 @@ func signedInBeforeRefresh(p *provider, refresh http.HandlerFunc) (*application,
 	token = expired(token)
 	say("application: an hour later its token is %s", describeToken(token))
 	return app, token, c
+}
+
+// refreshAnswered is signedInBeforeRefresh with every refresh answered 200 with an hour-long
+// Bearer token at-2, at-3, … (one per refresh, keeping rt-1), the fields in change written
+// instead as the raw JSON values they hold (so expires_in can be any JSON value).
+func refreshAnswered(p *provider, change map[string]string) (*application, *oauth2.Token, checks) {
+	var mu sync.Mutex
+	issued := 1
+	return signedInBeforeRefresh(p, func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		issued++
+		fields := map[string]string{"access_token": fmt.Sprintf("%q", fmt.Sprintf("at-%d", issued)),
+			"token_type": `"Bearer"`, "refresh_token": `"rt-1"`, "expires_in": "3600"}
+		mu.Unlock()
+		for name, value := range change {
+			fields[name] = value
+		}
+		parts := make([]string, 0, len(fields))
+		for _, name := range []string{"access_token", "token_type", "refresh_token", "expires_in"} {
+			parts = append(parts, fmt.Sprintf("%q:%s", name, fields[name]))
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, "{"+strings.Join(parts, ",")+"}")
+	})
+}
+
+// callsAfterRefresh is the application's three calls through config.Client with its expired
+// token, the first of which refreshes.
+func callsAfterRefresh(app *application, token *oauth2.Token, target string) []error {
+	say("application: client := config.Client(ctx, token); three calls")
+	client := app.config.Client(app.ctx, token)
+	errs := make([]error, 3)
+	for i := range errs {
+		_, errs[i] = app.call(client, target)
+	}
+	return errs
+}
+
+// unreadableRefresh answers every refresh with expires_in written as expiresIn (the sign-in
+// gave an ordinary hour-long token), and checks that each of three calls sends its own refresh
+// and fails with want; no AuthStyleAutoDetect retry here: the style that worked for the
+// sign-in is remembered for the token URL.
+func unreadableRefresh(expiresIn, want string) []string {
+	p := newProvider("provider")
+	say("-- the sign-in's token response is ordinary; every refresh is answered 200 with expires_in %s", expiresIn)
+	app, token, c := refreshAnswered(p, map[string]string{"expires_in": expiresIn})
+	if token == nil {
+		return c
+	}
+	for i, err := range callsAfterRefresh(app, token, p.URL()+"/resource") {
+		c.expect(err != nil && strings.Contains(err.Error(), want), "call %d failed with %q", i+1, want)
+	}
+	expectResent(&c, p, "rt-1", 3)
+	basic := true
+	for _, r := range p.seen("/token", "refresh_token") {
+		basic = basic && strings.HasPrefix(r.Authorization, "Basic ") && r.Form.Get("client_secret") == ""
+	}
+	c.expect(basic, "each refresh with HTTP Basic, none repeated with client_secret in the form")
+	return c
 }
 
 func refreshErrorSurfaced() []string {

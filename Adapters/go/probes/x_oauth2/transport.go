@@ -8,14 +8,20 @@
 package main
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
+
+	"golang.org/x/oauth2"
 )
 
 func init() {
 	register("token-type-used-as-scheme",
 		`any token_type is accepted and used as the Authorization scheme: the token goes to the resource as "MAC …", "n_a …", "dpop …"`,
 		tokenTypeUsedAsScheme)
+	register("token-type-used-as-scheme-on-refresh",
+		`any token_type in a refresh response is accepted and used as the Authorization scheme: the refreshed token goes to the resource as "MAC …", "n_a …", "dpop …"`,
+		tokenTypeOnRefreshUsedAsScheme)
 	register("resource-redirect-carries-token",
 		"oauth2.Transport sets Authorization on every request it carries, including the one net/http makes to follow a 302, 307 or 308 from the resource to another origin",
 		func() []string { return resourceRedirect(false, []int{302, 307, 308}) })
@@ -48,6 +54,25 @@ func tokenTypeUsedAsScheme() []string {
 		want := token.Type() + " at-1"
 		c.expect(len(sent) == 1 && sent[0].Authorization == want && strings.EqualFold(token.Type(), tokenType),
 			"the resource got Authorization: %s", want)
+	}
+	return c
+}
+
+func tokenTypeOnRefreshUsedAsScheme() []string {
+	var c checks
+	for _, tokenType := range []string{"mac", "n_a", "dpop"} {
+		say("-- the sign-in gives a Bearer token; the refresh response says token_type %q", tokenType)
+		p := newProvider("provider")
+		app, token, problems := refreshAnswered(p, map[string]string{"token_type": fmt.Sprintf("%q", tokenType)})
+		if token == nil {
+			return problems
+		}
+		say("application: client := config.Client(ctx, token)")
+		_, err := app.call(app.config.Client(app.ctx, token), p.URL()+"/resource")
+		c.expect(err == nil, "the refresh was accepted: no error before the call went out")
+		want := (&oauth2.Token{TokenType: tokenType}).Type() + " at-2"
+		sent := p.seen("/resource", "")
+		c.expect(len(sent) == 1 && sent[0].Authorization == want, "the resource got Authorization: %s", want)
 	}
 	return c
 }

@@ -167,6 +167,21 @@ pub fn refresh(client: &BasicClient) -> TokenResult {
     client.exchange_refresh_token(&RefreshToken::new("rt-1".into())).request(oauth2::reqwest::http_client)
 }
 
+/// The token request a probe of a token response makes, by its argument: none, the password
+/// grant (a sign-in's token response); `refresh`, a refresh with rt-1 (a refresh response, the
+/// answer every client reads, however it signed in). Returns what the answer is called, and the
+/// request.
+pub fn token_request_from_args() -> (&'static str, fn(&BasicClient) -> TokenResult) {
+    match std::env::args().nth(1).as_deref() {
+        None => ("token response", password_grant),
+        Some("refresh") => ("refresh response", refresh),
+        Some(other) => {
+            eprintln!("usage: {} [refresh] (not {:?})", std::env::args().next().unwrap_or_default(), other);
+            std::process::exit(2)
+        }
+    }
+}
+
 /// One 200 JSON answer a value, its body made from the value.
 pub fn ok_for_each<T>(values: &[T], body: impl Fn(&T) -> String) -> Vec<Answer> {
     values.iter().map(|value| json(200, &body(value))).collect()
