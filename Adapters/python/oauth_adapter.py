@@ -120,6 +120,17 @@ class Adapter:
     def complete_authorization(self, redirect_url):
         raise ClientError("unsupported", "the authorization code flow is not implemented")
 
+    # A native app's sign-in, RFC 8252 (sign_in: [native_app]).
+
+    def begin_native_sign_in(self):
+        """Start the library's interactive sign-in (its own loopback listener) and return the URL
+        it asked the system browser to open, while it goes on waiting for the redirect."""
+        raise ClientError("unsupported", "a native app's sign-in is not implemented")
+
+    def finish_native_sign_in(self):
+        """Wait, bounded, for the interactive sign-in begun last to return; raise what it raised."""
+        raise ClientError("unsupported", "a native app's sign-in is not implemented")
+
     def request(self, method, url, headers, body):
         """Call the resource as the application would; return the requests.Response."""
         raise ClientError("unsupported", "request is not implemented")
@@ -242,7 +253,7 @@ class SessionAdapter(Adapter):
 
 def call(adapter, operation):
     """Runs one login, request, restart, restore_tokens, complete_authorization, complete_sign_in,
-    userinfo or exchange on the adapter; returns what its method returned (for a request, the response; for userinfo,
+    finish_native_sign_in, userinfo or exchange on the adapter; returns what its method returned (for a request, the response; for userinfo,
     the claims)."""
     op = operation.get("op")
     if op == "login":
@@ -257,6 +268,8 @@ def call(adapter, operation):
         return adapter.complete_authorization(operation["redirect_url"])
     if op == "complete_sign_in":
         return adapter.complete_sign_in(operation["redirect_url"])
+    if op == "finish_native_sign_in":
+        return adapter.finish_native_sign_in()
     if op == "userinfo":
         return adapter.userinfo()
     if op == "exchange":
@@ -299,6 +312,11 @@ def _handle(adapter, message):
     if op in ("authorization_url", "sign_in_url"):
         try:
             return {"ok": True, "url": getattr(adapter, op)()}
+        except Exception as exception:
+            return failure(adapter, op, exception)
+    if op == "begin_native_sign_in":
+        try:
+            return {"ok": True, "open_url": adapter.begin_native_sign_in()}
         except Exception as exception:
             return failure(adapter, op, exception)
     if op == "device_authorization":

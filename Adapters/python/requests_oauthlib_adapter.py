@@ -8,10 +8,10 @@ import os
 import oauthlib
 import requests_oauthlib
 from oauthlib.oauth2 import BackendApplicationClient, LegacyApplicationClient, WebApplicationClient
-from oauthlib.oauth2.rfc6749.errors import OAuth2Error
 from requests_oauthlib import OAuth2Session
 
-from oauth_adapter import ClientError, SessionAdapter, refusal, saved_token, serve, type_name
+from oauth_adapter import ClientError, SessionAdapter, saved_token, serve
+from oauthlib_errors import oauthlib_error
 
 # The oauthlib client of each way of signing in. A restored session ("tokens") has no grant of its
 # own to repeat: it goes in the client OAuth2Session makes when given none (WebApplicationClient),
@@ -101,15 +101,7 @@ class RequestsOAuthlibAdapter(SessionAdapter):
         self.session = self._session(token=token)
 
     def classify(self, exception):
-        if isinstance(exception, OAuth2Error):
-            # oauthlib's errors carry the RFC 6749 §5.2 code in .error; a few are its own.
-            code = exception.error
-            if code in ("token_expired", "missing_token"):
-                return ClientError("authorization_required", str(exception), type_name=type_name(exception))
-            if code in ("mismatching_state", "insecure_transport"):
-                return ClientError("protocol", str(exception), type_name=type_name(exception))
-            return refusal(exception, code)
-        return super().classify(exception)
+        return oauthlib_error(exception) or super().classify(exception)
 
 
 if __name__ == "__main__":

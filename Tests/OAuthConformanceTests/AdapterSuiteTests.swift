@@ -67,6 +67,7 @@ struct AdapterSuiteTests {
         "python/authlib-async.yaml",
         "python/requests-oauthlib.yaml",
         "python/requests-oauth2client.yaml",
+        "python/google-auth-oauthlib.yaml",
         "go/x-oauth2.yaml",
         "go-cli-oauth/cli-oauth.yaml",
         "java/google-oauth-client.yaml",

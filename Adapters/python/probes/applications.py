@@ -11,6 +11,10 @@ lines of the library's README; nothing of the harness or of the adapters.
   authlib-async      authlib.integrations.httpx_client.AsyncOAuth2Client, the same, awaited
   requests-oauth2client  OAuth2Client(token_endpoint, client_id, client_secret) and
                      OAuth2AccessTokenAuth / OAuth2ClientCredentialsAuth on a requests.Session
+  google-auth-oauthlib  a saved session only (it has no password or client_credentials grant):
+                     google.oauth2.credentials.Credentials(token, refresh_token, expiry, token_uri,
+                     client_id, client_secret) and google.auth.transport.requests.AuthorizedSession;
+                     its sign-in is the code flow (Flow, below)
 
 A saved token (`token=`) is handed over as an application restores one; an `expires_at` in the
 past stands for the virtual clock's "advance to expiry", which probes do not have."""
@@ -32,14 +36,15 @@ from throwaway_server import outcome, step  # noqa: E402
 
 CLIENT_ID, CLIENT_SECRET = "probe-client", "probe-client-secret-0123456789"  # 30 bytes: long enough an HS256 key
 USERNAME, PASSWORD = "alice", "alice-password"
-LIBRARIES = ("requests-oauthlib", "authlib", "authlib-async", "requests-oauth2client")
+LIBRARIES = ("requests-oauthlib", "authlib", "authlib-async", "requests-oauth2client", "google-auth-oauthlib")
 
 
 def application(library, server, token=None, grant="password", **options):
     """The library's application object. `grant` is the sign-in it will make: "password",
     "client_credentials", or "tokens" (none: it only ever uses the saved `token`)."""
     return {"requests-oauthlib": RequestsOAuthlibApp, "authlib": AuthlibApp, "authlib-async": AuthlibAsyncApp,
-            "requests-oauth2client": RequestsOAuth2ClientApp}[library](server, token, grant, **options)
+            "requests-oauth2client": RequestsOAuth2ClientApp, "google-auth-oauthlib": GoogleAuthApp}[library](
+        server, token, grant, **options)
 
 
 class RequestsOAuthlibApp:
@@ -186,6 +191,34 @@ class RequestsOAuth2ClientApp:
                 "expires_at": token.expires_at.timestamp() if token.expires_at else None}
 
 
+class GoogleAuthApp:
+    """A saved session as google-auth takes it: Credentials with what refresh needs (token_uri,
+    client_id, client_secret) and a naive UTC expiry, used through AuthorizedSession, which
+    refreshes before a call once within REFRESH_THRESHOLD of expiry, and after a 401."""
+
+    def __init__(self, server, token, grant, **options):
+        from google.auth.transport.requests import AuthorizedSession
+        from google.oauth2.credentials import Credentials
+
+        if token is None:
+            raise ValueError(f"google-auth-oauthlib has no {grant} grant: give it a saved session")
+        self.server = server
+        expires_at = token.get("expires_at")
+        self.credentials = Credentials(
+            token=token["access_token"], refresh_token=token.get("refresh_token"),
+            expiry=datetime.fromtimestamp(expires_at, timezone.utc).replace(tzinfo=None) if expires_at else None,
+            token_uri=server.to("/token"), client_id=CLIENT_ID, client_secret=CLIENT_SECRET)
+        self.session = AuthorizedSession(self.credentials)
+
+    def call(self, path="/resource"):
+        return self.session.get(self.server.to(path), timeout=5)
+
+    def held(self):
+        expiry = self.credentials.expiry
+        return {"access_token": self.credentials.token, "refresh_token": self.credentials.refresh_token,
+                "expires_at": expiry.replace(tzinfo=timezone.utc).timestamp() if expiry else None}
+
+
 def calls(app, times=2, when=""):
     """`times` calls of the resource one after the other, as the application makes them, each
     shown with what it returned or raised; the exceptions (None for a call that returned)."""
@@ -226,7 +259,8 @@ REDIRECT_URI = "http://127.0.0.1/callback"
 
 def code_flow(library, server, issuer=None):
     return {"requests-oauthlib": RequestsOAuthlibCodeFlow, "authlib": AuthlibCodeFlow, "authlib-async": AuthlibAsyncCodeFlow,
-            "requests-oauth2client": RequestsOAuth2ClientCodeFlow}[library](server, issuer)
+            "requests-oauth2client": RequestsOAuth2ClientCodeFlow, "google-auth-oauthlib": GoogleAuthOAuthlibCodeFlow}[library](
+        server, issuer)
 
 
 class RequestsOAuthlibCodeFlow:
@@ -303,3 +337,26 @@ class RequestsOAuth2ClientCodeFlow:
     def redeem(self, redirect_url):
         # validate_callback checks state (and iss) and raises the redirect's error.
         return self.client.authorization_code(self.request.validate_callback(redirect_url))
+
+
+class GoogleAuthOAuthlibCodeFlow:
+    """google-auth-oauthlib's Flow, as its web server example runs it: from_client_config with the
+    client secrets' content, authorization_url (PKCE S256 of its own, access_type=offline), then
+    fetch_token with the redirect (requests-oauthlib checks state) and flow.credentials."""
+
+    def __init__(self, server, issuer):
+        from google_auth_oauthlib.flow import Flow
+
+        self.server = server
+        self.flow = Flow.from_client_config(
+            {"web": {"client_id": CLIENT_ID, "client_secret": CLIENT_SECRET, "auth_uri": server.to("/authorize"),
+                     "token_uri": server.to("/token"), "redirect_uris": [REDIRECT_URI]}},
+            scopes=None, redirect_uri=REDIRECT_URI)
+
+    def authorization_url(self):
+        url, self.state = self.flow.authorization_url()
+        return url, self.state
+
+    def redeem(self, redirect_url):
+        self.flow.fetch_token(authorization_response=redirect_url, timeout=5)
+        return self.flow.credentials

@@ -36,6 +36,13 @@ def probe(library, variant):
     errors = calls(app)
     names = [type(e).__name__ if e else None for e in errors]
     token_requests = server.count("/token")
+    if library == "google-auth-oauthlib":
+        # RefreshError("No access token in response.", response_data): the exception's text is
+        # its arguments, the whole token response among them.
+        return (variant == "refresh" and errors[0] is not None and "rt-1" in str(errors[0]),
+                f"{variant}: a refresh response without access_token raises RefreshError whose message quotes the whole "
+                f"response, its refresh token included ({' '.join(str(errors[0]).split())})",
+                f"{variant}: calls raised {[str(e) for e in errors]}")
     ok = (sign_in_error is None and server.count("/resource") == 0 and token_requests == 1
           and all("Unsupported token_type: 'access_token'" in str(e) for e in errors))
     claim = ("takes the sign-in's response without access_token for a sign-in; the error comes only at the next call"
@@ -46,7 +53,8 @@ def probe(library, variant):
         f"{token_requests} token requests, {server.count('/resource')} resource requests"
 
 
-library, variants = variants_argument(dict.fromkeys(LIBRARIES, ("password", "client_credentials", "refresh")),
+library, variants = variants_argument({**dict.fromkeys(LIBRARIES, ("password", "client_credentials", "refresh")),
+                                       "google-auth-oauthlib": ("refresh",)},
                                       "missing_access_token.py <library> <password|client_credentials|refresh>...")
 watchdog()
 results = [probe(library, variant) for variant in variants]

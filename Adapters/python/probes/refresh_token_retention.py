@@ -62,6 +62,14 @@ def probe(variant):
     elif library.startswith("authlib"):
         expected = second is None and raised is not None
         claim = f"stores {shown} over the refresh token it had ({kept!r}), and cannot refresh again ({type(raised).__name__})"
+    elif library == "google-auth-oauthlib" and variant == "null":
+        # _handle_refresh_grant_response: response_data.get("refresh_token", refresh_token).
+        expected = second is None and raised is not None
+        claim = (f"stores {shown} over the refresh token it had ({kept!r}), and cannot refresh again "
+                 f"({type(raised).__name__}: the credentials lack a refresh_token)")
+    elif library == "google-auth-oauthlib":
+        expected = second is not None and second.field("refresh_token") == ""
+        claim = f"stores {shown} over the refresh token it had ({kept!r}) and sends the empty refresh token at the next refresh"
     elif variant == "empty":
         expected = second is not None and second.field("refresh_token") == ""
         claim = f'replaces the whole token with the refresh response and sends the empty refresh token at the next refresh'

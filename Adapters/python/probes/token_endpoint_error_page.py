@@ -20,6 +20,14 @@ library, statuses = variants_argument(dict.fromkeys(LIBRARIES, ("500", "502", "5
 watchdog()
 results = {status: probe(library, status) for status in statuses}
 names = {status: type(raised).__name__ for status, (raised, _) in results.items()}
+if library == "google-auth-oauthlib":
+    # reauth.refresh_grant: a body that is not JSON is raised as RefreshError(body, retryable=False).
+    tries = {status: refreshes for status, (_, refreshes) in results.items()}
+    verdict(all(name == "RefreshError" and raised.retryable is False and str(raised).startswith("<html>")
+                for (raised, _), name in zip(results.values(), names.values())),
+            f"{library}: an HTML error page from the token endpoint ({', '.join(results)}) is raised as RefreshError with "
+            f"the page as its message, retryable=False and no status (refresh requests per status: {tries})",
+            f"{library} raised {names}")
 verdict(all(name == "MissingTokenError" and "Missing access token parameter" in str(raised) and refreshes == 1
             for (raised, refreshes), name in zip(results.values(), names.values())),
         f"{library}: an HTML error page from the token endpoint ({', '.join(results)}) is reported as MissingTokenError "
