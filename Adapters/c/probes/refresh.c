@@ -8,9 +8,14 @@
  *   error-body-200      a 200 whose body is an RFC 6749 §5.2 error leaves no code in the session
  *   retry-after         a 503 with Retry-After is followed by a refresh at the next call
  *   token-type          any token_type is accepted and the token goes out as Bearer
+ *   expiry-on-refresh   a refresh response's expires_in (ordinary or odd) never becomes
+ *                       I_OPT_EXPIRES_AT either, so every call after a refresh refreshes again
+ *   token-type-on-refresh  a refresh response's mac, N_A or DPoP token_type is accepted and the
+ *                       new token goes out as Bearer
  * Usage: bin/probes/refresh CASE */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <ulfius.h>
 #include <iddawc.h>
 #include "probe_kit.h"
@@ -18,6 +23,10 @@
 static const char * probe_case;
 static int refreshes, resource_calls;
 static char last_refresh_token[256];
+static char last_authorization[256];
+/* What the refresh response states: token_type as a JSON string, expires_in as a JSON literal. */
+static const char * refresh_token_type = "\"Bearer\"";
+static const char * refresh_expires_in = "3600";
 
 static void handle(const struct probe_request * request, struct probe_response * response) {
   const char * grant = probe_form(request, "grant_type");
@@ -36,10 +45,11 @@ static void handle(const struct probe_request * request, struct probe_response *
       } else if (0 == strcmp(probe_case, "retry-after") && refreshes == 1) {
         probe_json(response, 503, "{}");
         strcpy(response->headers, "Retry-After: 3600\r\n");
-      } else if (0 == strcmp(probe_case, "token-type")) {
-        probe_json(response, 200, "{\"access_token\":\"at-2\",\"token_type\":\"mac\",\"expires_in\":3600}");
       } else {
-        probe_json(response, 200, "{\"access_token\":\"at-2\",\"token_type\":\"Bearer\",\"expires_in\":3600}");
+        char body[512];
+        snprintf(body, sizeof(body), "{\"access_token\":\"at-%d\",\"token_type\":%s,\"expires_in\":%s}",
+                 refreshes + 1, refresh_token_type, refresh_expires_in);
+        probe_json(response, 200, body);
       }
     } else if (0 == strcmp(grant_copy, "client_credentials")) {
       probe_json(response, 200, "{\"access_token\":\"at-1\",\"token_type\":\"Bearer\",\"expires_in\":3600}");
@@ -52,6 +62,7 @@ static void handle(const struct probe_request * request, struct probe_response *
   } else if (probe_path_is(request, "/resource")) {
     const char * authorization = probe_header(request, "Authorization");
     resource_calls++;
+    snprintf(last_authorization, sizeof(last_authorization), "%s", authorization ? authorization : "");
     printf("  request: GET /resource Authorization: %s\n", authorization ? authorization : "(none)");
     probe_json(response, 200, "{\"ok\":true}");
   }
@@ -75,24 +86,90 @@ static int call_resource(struct _i_session * session, const char * label) {
   return result;
 }
 
+/* A new session signed in with the password grant (the sign-in answers Bearer, 3600 s, rt-1,
+ * unless the case is token-type), as an application configures one. */
+static int sign_in(struct _i_session * session) {
+  int result;
+  i_init_session(session);
+  i_set_parameter_list(session, I_OPT_TOKEN_ENDPOINT, probe_url("/token"),
+                       I_OPT_CLIENT_ID, "client", I_OPT_CLIENT_SECRET, "secret",
+                       I_OPT_TOKEN_METHOD, I_TOKEN_AUTH_METHOD_SECRET_BASIC,
+                       I_OPT_RESPONSE_TYPE, 0 == strcmp(probe_case, "client-credentials") ? I_RESPONSE_TYPE_CLIENT_CREDENTIALS : I_RESPONSE_TYPE_PASSWORD,
+                       I_OPT_USERNAME, "alice", I_OPT_USER_PASSWORD, "wonderland", I_OPT_NONE);
+  result = i_run_token_request(session);
+  printf("i_run_token_request returned %d: I_OPT_ACCESS_TOKEN=%s I_OPT_TOKEN_TYPE=%s I_OPT_EXPIRES_IN=%u I_OPT_EXPIRES_AT=%u\n", result,
+         i_get_str_parameter(session, I_OPT_ACCESS_TOKEN), i_get_str_parameter(session, I_OPT_TOKEN_TYPE),
+         i_get_int_parameter(session, I_OPT_EXPIRES_IN), i_get_int_parameter(session, I_OPT_EXPIRES_AT));
+  return result;
+}
+
+/* Signed in, the session is given an expiry that has just passed, as a restored session whose
+ * token died carries one (i_import_session_json_t reads expires_at), so that the first call's
+ * refresh is due by the library's own rule; what the refresh response says must decide the rest. */
+static void expire_now(struct _i_session * session) {
+  i_set_int_parameter(session, I_OPT_EXPIRES_AT, (unsigned int)(time(NULL) - 1));
+  printf("the token has expired: I_OPT_EXPIRES_AT=%u (now - 1)\n", i_get_int_parameter(session, I_OPT_EXPIRES_AT));
+}
+
 int main(int argc, char ** argv) {
   struct _i_session session;
-  char observed[512];
+  char observed[1024];
   int result;
 
   probe_case = argc > 1 ? argv[1] : "expiry";
   probe_serve(handle);
   i_global_init();
-  i_init_session(&session);
-  i_set_parameter_list(&session, I_OPT_TOKEN_ENDPOINT, probe_url("/token"),
-                       I_OPT_CLIENT_ID, "client", I_OPT_CLIENT_SECRET, "secret",
-                       I_OPT_TOKEN_METHOD, I_TOKEN_AUTH_METHOD_SECRET_BASIC,
-                       I_OPT_RESPONSE_TYPE, 0 == strcmp(probe_case, "client-credentials") ? I_RESPONSE_TYPE_CLIENT_CREDENTIALS : I_RESPONSE_TYPE_PASSWORD,
-                       I_OPT_USERNAME, "alice", I_OPT_USER_PASSWORD, "wonderland", I_OPT_NONE);
-  result = i_run_token_request(&session);
-  printf("i_run_token_request returned %d: I_OPT_ACCESS_TOKEN=%s I_OPT_TOKEN_TYPE=%s I_OPT_EXPIRES_IN=%u I_OPT_EXPIRES_AT=%u\n", result,
-         i_get_str_parameter(&session, I_OPT_ACCESS_TOKEN), i_get_str_parameter(&session, I_OPT_TOKEN_TYPE),
-         i_get_int_parameter(&session, I_OPT_EXPIRES_IN), i_get_int_parameter(&session, I_OPT_EXPIRES_AT));
+  if (0 == strcmp(probe_case, "token-type")) {
+    refresh_token_type = "\"mac\"";
+  }
+
+  if (0 == strcmp(probe_case, "expiry-on-refresh")) {
+    /* The six lifetimes of refresh/odd-expires-in-on-refresh, then an ordinary 3600 for contrast. */
+    static const char * lifetimes[] = {"0", "-60", "1099511627776", "\"3600\"", "7199.5", "\"soon\"", "3600"};
+    int all_hold = 1;
+    size_t used = 0;
+    for (size_t i = 0; i < sizeof(lifetimes) / sizeof(lifetimes[0]); i++) {
+      unsigned int expired_at;
+      refresh_expires_in = lifetimes[i];
+      refreshes = 0;
+      printf("-- every refresh answered expires_in %s\n", refresh_expires_in);
+      sign_in(&session);
+      expire_now(&session);
+      expired_at = i_get_int_parameter(&session, I_OPT_EXPIRES_AT);
+      call_resource(&session, "call 1 (refresh due)");
+      call_resource(&session, "call 2, at once");
+      call_resource(&session, "call 3, at once");
+      all_hold = all_hold && refreshes == 3 && i_get_int_parameter(&session, I_OPT_EXPIRES_AT) == expired_at;
+      used += (size_t)snprintf(observed + used, sizeof(observed) - used, "%sexpires_in %s: %d refreshes for 3 calls, I_OPT_EXPIRES_AT %s",
+                               i ? "; " : "", refresh_expires_in, refreshes,
+                               i_get_int_parameter(&session, I_OPT_EXPIRES_AT) == expired_at ? "unchanged" : "changed");
+      i_clean_session(&session);
+    }
+    probe_verdict(all_hold,
+                  "a refresh response's expires_in (0, -60, 1099511627776, \"3600\", 7199.5, \"soon\", and 3600 alike) never becomes I_OPT_EXPIRES_AT, which keeps the expired value, so i_perform_resource_service_request with refresh_if_expired refreshes again before every call after a refresh (3 refreshes for 3 calls)", observed);
+  } else if (0 == strcmp(probe_case, "token-type-on-refresh")) {
+    static const char * types[] = {"\"mac\"", "\"N_A\"", "\"DPoP\""};
+    int all_hold = 1;
+    size_t used = 0;
+    for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+      char expected[64];
+      refresh_token_type = types[i];
+      refreshes = 0;
+      printf("-- the refresh answered token_type %s\n", refresh_token_type);
+      result = sign_in(&session);
+      expire_now(&session);
+      result = call_resource(&session, "call 1 (refresh due)");
+      snprintf(expected, sizeof(expected), "Bearer at-%d", refreshes + 1);
+      all_hold = all_hold && result == I_OK && refreshes == 1 && 0 == strcmp(last_authorization, expected);
+      used += (size_t)snprintf(observed + used, sizeof(observed) - used, "%stoken_type %s: returned %d, I_OPT_TOKEN_TYPE %s, resource got Authorization: %s",
+                               i ? "; " : "", refresh_token_type, result, i_get_str_parameter(&session, I_OPT_TOKEN_TYPE), last_authorization);
+      i_clean_session(&session);
+    }
+    probe_verdict(all_hold,
+                  "a refresh response with token_type mac, N_A or DPoP is accepted (I_OK, stored in I_OPT_TOKEN_TYPE) and i_perform_resource_service_request sends the new token to the resource as Authorization: Bearer", observed);
+  }
+
+  result = sign_in(&session);
 
   if (0 == strcmp(probe_case, "expiry")) {
     call_resource(&session, "call 1");
