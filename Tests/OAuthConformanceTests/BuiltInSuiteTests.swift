@@ -509,7 +509,7 @@ struct BuiltInSuiteTests {
         Proof(
             scenario: "dpop/bearer-answer-refused-as-declared",
             defect: "bearer-answer-used-as-dpop",
-            brokenExpectation: "step 1 (login client_credentials) outcome"
+            brokenExpectation: "step 1 (sign_in any) outcome"
         ),
         Proof(
             scenario: "device/shown-what-the-provider-issued/complete-uri-false",
