@@ -238,7 +238,7 @@ extension ClientOperation {
     fileprivate var namesItsSignIn: Bool {
         switch self {
         case .login(let grant): grant != .refreshToken
-        case .authorize, .nativeSignIn, .signIn, .deviceSignIn, .restoreSession: true
+        case .authorize, .nativeSignIn, .mcpSignIn, .signIn, .deviceSignIn, .restoreSession: true
         case .request, .restart, .userinfo, .exchange, .signInAsTheClientDoes: false
         }
     }
