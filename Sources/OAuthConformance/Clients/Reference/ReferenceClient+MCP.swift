@@ -141,8 +141,8 @@ extension ReferenceClient {
         for url in urls {
             do {
                 let answer = try await exchange(HTTPClientRequest(url: url))
-                if answer.status == 200, case .object? = JSONValue.parse(answer.body) {
-                    return .success(JSONValue.parse(answer.body)!)
+                if answer.status == 200, let document = JSONValue.parse(answer.body), case .object = document {
+                    return .success(document)
                 }
                 tried.append("\(url) (\(answer.status))")
             } catch {

@@ -136,6 +136,8 @@ public actor ReferenceClient: ClientUnderTest {
 
     func login(_ grant: GrantType) async -> ClientOutcome {
         guard grant != .refreshToken else { return Self.outcome(of: await refresh()) }
+        // A grant of its own ends the MCP session's hold on the token endpoint and its resource.
+        mcpAuthorization = nil
         guard let form = grantForm(grant) else {
             return .failure(
                 ClientFailure(
@@ -225,6 +227,7 @@ public actor ReferenceClient: ClientUnderTest {
         )
         replaceTokens(with: restored, persisting: true)
         loginGrant = nil
+        mcpAuthorization = nil
         return .success(status: 200, body: "took the saved session")
     }
 
