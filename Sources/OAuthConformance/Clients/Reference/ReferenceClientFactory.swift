@@ -23,7 +23,9 @@ public struct ReferenceClientFactory: ClientFactory {
                 .mcpDiscovery,
             ],
             // The password grant first: the quickest, and the one the selftest's defects are written against.
-            signInMethods: [.password, .authorizationCode, .nativeApp, .openID, .device, .tokens, .clientCredentials],
+            signInMethods: [
+                .password, .authorizationCode, .nativeApp, .openID, .device, .tokens, .clientCredentials, .mcpDiscovery,
+            ],
             refreshWindow: ClientBehaviour.conforming.refreshLeeway,
             idTokenClockSkew: ClientBehaviour.conforming.openIDConnect.allowedClockSkew,
             jwksRefetchInterval: ClientBehaviour.conforming.openIDConnect.minimumKeySetRefetchInterval
