@@ -23,6 +23,7 @@ public final class MockProvider: Sendable {
     private let appServerLedger: TokenLedger
     private let appServerTokenEndpoint: AppServerTokenEndpoint
     private let appServerResourceEndpoint: ResourceEndpoint
+    private let mcpEndpoint: MCPEndpoint
     private let pushedAuthorizationEndpoint: PushedAuthorizationEndpoint
     private let deviceAuthorizationEndpoint: DeviceAuthorizationEndpoint
     private let deviceCodes: DeviceCodes
@@ -131,6 +132,7 @@ public final class MockProvider: Sendable {
             clientID: settings.client.id
         )
         self.appServerResourceEndpoint = ResourceEndpoint(ledger: appServerLedger)
+        self.mcpEndpoint = MCPEndpoint(ledger: ledger, policy: settings.mcp)
         self.jitter = JitterSource(seed: settings.seed)
     }
 
@@ -147,7 +149,7 @@ public final class MockProvider: Sendable {
         let grant =
             endpoint?.takesGrants == true
             ? request.formField("grant_type").flatMap(GrantType.init(rawValue:)) : nil
-        let decision = rules.decide(endpoint: endpoint, grant: grant, at: now)
+        let decision = rules.decide(endpoint: endpoint, grant: grant, path: request.path, at: now)
         var response = answer(request, endpoint: endpoint, action: decision?.action, at: now)
         if grant == .deviceCode, decision?.action != nil, let deviceCode = request.formField("device_code") {
             let slowDown = JSONValue.parse(response.body)?["error"]?.stringValue == "slow_down"
@@ -227,21 +229,33 @@ public final class MockProvider: Sendable {
         case .authorize: authorizationEndpoint.serve(request, issuer: issuer, at: now)
         case .revoke: revocationEndpoint.serve(request)
         case .introspect: introspectionEndpoint.serve(request, at: now)
-        case .metadata: MetadataEndpoint.serve(issuer: issuer, settings: settings)
-        case .openIDConfiguration: MetadataEndpoint.serveOpenIDConfiguration(issuer: issuer, settings: settings)
+        case .metadata, .openIDConfiguration:
+            MetadataEndpoint.serve(
+                endpoint == .metadata ? .oauth : .openID,
+                at: request.path,
+                issuer: issuer,
+                origin: origin,
+                settings: settings
+            )
         case .pushedAuthorization: pushedAuthorizationEndpoint.serve(request, at: now)
         case .deviceAuthorization: deviceAuthorizationEndpoint.serve(request, issuer: issuer, at: now)
         case .jwks: jwksEndpoint.serve(at: now)
         case .userinfo: userinfoEndpoint.serve(request, at: now)
         case .appToken: appServerTokenEndpoint.serve(request, at: now)
         case .appResource: appServerResourceEndpoint.serve(request, at: now)
+        case .mcp: mcpEndpoint.serve(request, origin: origin, at: now)
+        case .protectedResourceMetadata, .protectedResourceMetadataRoot:
+            ProtectedResourceMetadataEndpoint.serve(origin: origin, issuer: issuer, policy: settings.mcp)
         case nil:
             ProviderResponse(status: 404, headers: [HeaderField("Content-Type", "text/plain")], body: "not found\n")
         }
     }
 
-    /// RFC 9207 / RFC 8414: the issuer is the primary origin.
-    public var issuer: String { origins.current?.primary ?? "http://127.0.0.1" }
+    /// RFC 9207 / RFC 8414: the issuer is the primary origin, with the path the settings give it.
+    public var issuer: String { origin + (settings.issuerPath ?? "") }
+
+    /// The primary origin, where every endpoint is served.
+    var origin: String { origins.current?.primary ?? "http://127.0.0.1" }
 
     /// The number a scenario gives the latest request (`hold_until_request: N` waits for request
     /// no. N): its journal sequence, with each sign-in in the client's own way counted as one

@@ -41,6 +41,12 @@ public struct ProviderSettings: Sendable, Equatable {
     public var deviceAuthorization = DeviceAuthorizationPolicy()
     /// DPoP (RFC 9449); `nil`: not offered, and a `DPoP` header is ignored.
     public var dpop: DPoPPolicy?
+    /// A path the issuer identifier has after the origin (`/tenant1`), as a multi-tenant
+    /// authorization server's has; `nil`: the issuer is the origin. Its metadata is then served at
+    /// the URLs RFC 8414 §3.1 and OpenID Connect Discovery §4 build from it, and no others.
+    public var issuerPath: String?
+    /// The MCP server's challenge and Protected Resource Metadata.
+    public var mcp = MCPServerPolicy()
 
     public init(
         client: ClientCredentials = .init(id: "conformance-client", secret: "conformance-secret"),

@@ -25,6 +25,14 @@ public enum Endpoint: String, Sendable, Hashable, CaseIterable {
     case appToken = "app_token"
     /// The app server's own protected resource, on the other origin; it takes the app's tokens only.
     case appResource = "app_resource"
+    /// An MCP server (Model Context Protocol authorization, 2026-07-28): a protected resource whose
+    /// 401 names its Protected Resource Metadata (RFC 9728 §5.1). Its canonical URI is `<origin>/mcp`.
+    case mcp
+    /// RFC 9728 §3.1: the MCP server's Protected Resource Metadata at the path-based well-known URL
+    /// (`/.well-known/oauth-protected-resource` inserted before the server's path).
+    case protectedResourceMetadata = "prm"
+    /// The same document at the root well-known URL, where an MCP client looks next.
+    case protectedResourceMetadataRoot = "prm_root"
 
     public var path: String {
         switch self {
@@ -41,6 +49,9 @@ public enum Endpoint: String, Sendable, Hashable, CaseIterable {
         case .deviceAuthorization: "/device_authorization"
         case .appToken: "/app/token"
         case .appResource: "/app/resource"
+        case .mcp: "/mcp"
+        case .protectedResourceMetadata: "/.well-known/oauth-protected-resource/mcp"
+        case .protectedResourceMetadataRoot: "/.well-known/oauth-protected-resource"
         }
     }
 
@@ -52,6 +63,9 @@ public enum Endpoint: String, Sendable, Hashable, CaseIterable {
     public var isAppServer: Bool { self == .appToken || self == .appResource }
 
     /// The resource endpoints serve their whole subtree, so scenarios can request `/resource/items/1`.
+    /// The metadata endpoints take every URL a client may build for an issuer with a path (RFC 8414
+    /// §3.1's insertion, OpenID Connect Discovery's appending); the provider answers the ones of its
+    /// own issuer and 404s the rest.
     public init?(path: String) {
         if path == Endpoint.resource.path || path.hasPrefix(Endpoint.resource.path + "/") {
             self = .resource
@@ -59,6 +73,12 @@ public enum Endpoint: String, Sendable, Hashable, CaseIterable {
             self = .appResource
         } else if let exact = Endpoint.allCases.first(where: { $0.path == path }) {
             self = exact
+        } else if path.hasPrefix(Endpoint.metadata.path + "/") {
+            self = .metadata
+        } else if path.hasPrefix(Endpoint.openIDConfiguration.path + "/")
+            || path.hasSuffix(Endpoint.openIDConfiguration.path)
+        {
+            self = .openIDConfiguration
         } else {
             return nil
         }

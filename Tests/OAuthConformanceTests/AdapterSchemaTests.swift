@@ -102,6 +102,7 @@ struct AdapterSchemaTests {
         "security/private-key-jwt-client-authentication", "tls/valid-certificate-accepted", "oidc/sign-in-accepted",
         "oidc/userinfo-subject-mismatch-refused", "oidc/third-party-sign-in/exchanged-for-app-tokens",
         "device/denial-ends-polling", "dpop/bound-token-presented-with-proof", "security/native-app-loopback-sign-in",
+        "mcp/protected-resource-metadata-for-another-resource-refused",
     ].map { "Scenarios/\($0).yaml" }
 
     /// What `conformance run --client PROFILE` exchanged with its adapter over those scenarios,
@@ -185,6 +186,7 @@ struct AdapterSchemaTests {
             (.login(.password), outcomes), (.login(.refreshToken), outcomes),
             (.request(method: "GET", url: "http://127.0.0.1:1/resource"), outcomes), (.restart, outcomes),
             (.authorizationURL, [.browserURL("http://127.0.0.1:1/authorize?client_id=c"), failure]),
+            (.mcpAuthorizationURL, [.browserURL("http://127.0.0.1:1/authorize?client_id=c&resource=r"), failure]),
             (.completeAuthorization(redirectURL: "http://127.0.0.1/callback?code=c&state=s"), outcomes),
             (.beginNativeSignIn, [.openURL("http://127.0.0.1:1/authorize?client_id=c"), failure]),
             (.finishNativeSignIn, outcomes),
@@ -252,7 +254,7 @@ struct AdapterSchemaTests {
             fields: ["operations": .array(batchable.map(\.batchOperation))]
         ).line
         lines.append(Line(definition: "#/$defs/message", json: batch, source: "a concurrently batch"))
-        #expect(Set(Self.exchanges.map(\.call.op)).count == 16, "every call has an op of its own")
+        #expect(Set(Self.exchanges.map(\.call.op)).count == 17, "every call has an op of its own")
         try await Self.expectValid(lines)
     }
 

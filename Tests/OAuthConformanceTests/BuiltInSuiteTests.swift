@@ -591,6 +591,61 @@ struct BuiltInSuiteTests {
             defect: "reused-client-assertion",
             brokenExpectation: "every token request has a client_assertion of its own"
         ),
+        Proof(
+            scenario: "mcp/protected-resource-metadata-from-challenge",
+            defect: "mcp-ignores-challenge-metadata-url",
+            brokenExpectation: "no prm requests"
+        ),
+        Proof(
+            scenario: "mcp/protected-resource-metadata-well-known-order",
+            defect: "mcp-root-metadata-first",
+            brokenExpectation: "no prm_root requests"
+        ),
+        Proof(
+            scenario: "mcp/protected-resource-metadata-root-fallback",
+            defect: "mcp-no-root-metadata-fallback",
+            brokenExpectation: "step 1 (mcp_sign_in) outcome"
+        ),
+        Proof(
+            scenario: "mcp/protected-resource-metadata-for-another-resource-refused",
+            defect: "mcp-any-metadata-resource",
+            brokenExpectation: "no metadata requests (during step 1)"
+        ),
+        Proof(
+            scenario: "mcp/authorization-server-metadata-order/oauth-path-inserted",
+            defect: "mcp-openid-configuration-first",
+            brokenExpectation: "no openid_configuration requests"
+        ),
+        Proof(
+            scenario: "mcp/authorization-server-metadata-order/openid-path-appended",
+            defect: "mcp-drops-issuer-path",
+            brokenExpectation: "step 1 (mcp_sign_in) outcome"
+        ),
+        Proof(
+            scenario: "mcp/authorization-server-metadata-issuer-mismatch-refused",
+            defect: "mcp-any-metadata-issuer",
+            brokenExpectation: "number of authorize requests is exactly 1"
+        ),
+        Proof(
+            scenario: "mcp/pkce-s256-required/plain-only",
+            defect: "mcp-proceeds-without-s256",
+            brokenExpectation: "step 1 (mcp_sign_in) outcome"
+        ),
+        Proof(
+            scenario: "mcp/resource-names-the-server",
+            defect: "mcp-no-resource-in-authorization-request",
+            brokenExpectation: "authorize request no. 1 has resource = the MCP server's URI"
+        ),
+        Proof(
+            scenario: "mcp/resource-names-the-server",
+            defect: "mcp-no-resource-in-token-requests",
+            brokenExpectation: "token request no. 1 (grant refresh_token) has resource = the MCP server's URI"
+        ),
+        Proof(
+            scenario: "mcp/scope-from-challenge",
+            defect: "mcp-ignores-challenge-scope",
+            brokenExpectation: "authorize request no. 1 has scope = files:read"
+        ),
     ]
 
     /// The reference client declares `dpop_downgrade: refuse`, so the defects run against that

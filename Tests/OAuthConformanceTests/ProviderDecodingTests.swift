@@ -155,7 +155,7 @@ struct ProviderDecodingTests {
                 "broken.yaml:11:26: error: when has call, from_call; give only one of them",
                 "broken.yaml:12:24: error: calls must read FIRST..LAST, e.g. 2..4, not '4..2'",
                 "broken.yaml:13:35: error: a rule has respond, error; give only one of them",
-                "broken.yaml:14:7: error: a rule needs one of respond, token_response, error, sequence, redirect, authorization_response, retry_later, id_token, dpop_nonce, delay, jitter, transport",
+                "broken.yaml:14:7: error: a rule needs one of respond, token_response, error, sequence, redirect, authorization_response, retry_later, id_token, dpop_nonce, document, delay, jitter, transport",
                 "broken.yaml:15:25: error: redirect.to must be other_origin or a base URL such as http://127.0.0.1:8080, not 'elsewhere'",
             ]
         )

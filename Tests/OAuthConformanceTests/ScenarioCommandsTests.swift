@@ -40,7 +40,7 @@ struct ScenarioCommandsTests {
         let lines = run.standardError.split(separator: "\n").map(String.init)
         #expect(
             lines == [
-                "\(first.path):4:7: error: 'retyr' is not a valid area; did you mean 'retry'? (allowed: refresh, retry, errors, concurrency, security, tls, oidc, device, dpop)",
+                "\(first.path):4:7: error: 'retyr' is not a valid area; did you mean 'retry'? (allowed: refresh, retry, errors, concurrency, security, tls, oidc, device, dpop, mcp)",
                 "\(first.path):8:39: error: unknown key 'reqest' in concurrently.step; did you mean 'request'? (allowed: login, request)",
                 "\(first.path):8:37: error: concurrently.step needs one of login, request",
                 "\(first.path):10:23: error: 'refresh_tokens' is not a valid never.carries; did you mean 'refresh_token'? (allowed: expired_access_token, refresh_token, access_token_in_query, client_secret, client_secret_in_query, credentials, bearer_for_dpop_token, replayed_dpop_proof, stale_dpop_nonce)",

@@ -113,7 +113,7 @@ struct ScenarioLanguageTests {
             ),
             (
                 scenario(steps: "  - advance: 5s\n    outcome: succeeds"),
-                "broken.yaml:8:5: error: 'advance' does not involve the client and has no outcome; 'outcome' goes with login, authorize, sign_in, userinfo, exchange, device_sign_in, native_sign_in, request, restart, concurrently"
+                "broken.yaml:8:5: error: 'advance' does not involve the client and has no outcome; 'outcome' goes with login, authorize, sign_in, userinfo, exchange, device_sign_in, native_sign_in, mcp_sign_in, request, restart, concurrently"
             ),
             (
                 scenario(expect: "  - order: [{ endpoint: token }]"),
@@ -274,7 +274,7 @@ struct ScenarioLanguageTests {
         #expect(
             Fixtures.diagnostics(yaml).map(\.description) == [
                 "broken.yaml:11:22: error: '{cdoe}' is not a matrix parameter (parameters: code; did you mean 'code'?)",
-                "broken.yaml:4:7: error: 'eror' is not a valid area; did you mean 'errors'? (allowed: refresh, retry, errors, concurrency, security, tls, oidc, device, dpop)",
+                "broken.yaml:4:7: error: 'eror' is not a valid area; did you mean 'errors'? (allowed: refresh, retry, errors, concurrency, security, tls, oidc, device, dpop, mcp)",
             ]
         )
     }

@@ -50,7 +50,7 @@ struct SignInMethodTests {
         "the reference client, signing in one way alone (by the device grant or as a native app, as a public client), is judged on at least 80% of the refresh, retry, errors and concurrency scenarios that test no grant, and passes every one",
         arguments: [
             (SignInMethod.authorizationCode, ClientType.confidential), (.nativeApp, .public), (.openID, .confidential),
-            (.device, .public),
+            (.device, .public), (.mcpDiscovery, .confidential),
         ]
     )
     func judgedWhicheverWayItSignsIn(method: SignInMethod, clientType: ClientType) async {
@@ -238,7 +238,7 @@ extension ClientOperation {
     fileprivate var namesItsSignIn: Bool {
         switch self {
         case .login(let grant): grant != .refreshToken
-        case .authorize, .nativeSignIn, .signIn, .deviceSignIn, .restoreSession: true
+        case .authorize, .nativeSignIn, .mcpSignIn, .signIn, .deviceSignIn, .restoreSession: true
         case .request, .restart, .userinfo, .exchange, .signInAsTheClientDoes: false
         }
     }

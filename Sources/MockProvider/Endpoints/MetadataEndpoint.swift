@@ -2,14 +2,52 @@
 /// so discovery-driven clients find every endpoint. The OpenID document is the RFC 8414 one with
 /// the members OpenID Connect adds (RFC 8414 §2 shares its names with Discovery).
 enum MetadataEndpoint {
-    static func serve(issuer: String, settings: ProviderSettings) -> ProviderResponse {
-        .json(200, .object(oauthMembers(issuer: issuer, settings: settings)))
+    enum Document {
+        /// RFC 8414 authorization server metadata.
+        case oauth
+        /// OpenID Connect Discovery 1.0's OpenID Provider configuration.
+        case openID
     }
 
-    static func serveOpenIDConfiguration(issuer: String, settings: ProviderSettings) -> ProviderResponse {
+    /// The document at `path` if it is one of the URLs a client builds from the issuer (with
+    /// `settings.issuerPath`, RFC 8414 §3.1 inserts the well-known part before the path, OpenID
+    /// Connect Discovery §4 appends it, and RFC 8414 §5 lets OpenID's be inserted too), else a 404.
+    /// Endpoints are at the origin, whatever the issuer's path.
+    static func serve(
+        _ document: Document,
+        at path: String,
+        issuer: String,
+        origin: String,
+        settings: ProviderSettings
+    ) -> ProviderResponse {
+        let issuerPath = settings.issuerPath ?? ""
+        let paths: [String] =
+            switch document {
+            case .oauth: [Endpoint.metadata.path + issuerPath]
+            case .openID:
+                [Endpoint.openIDConfiguration.path + issuerPath, issuerPath + Endpoint.openIDConfiguration.path]
+            }
+        guard paths.contains(path) else {
+            return ProviderResponse(
+                status: 404,
+                headers: [HeaderField("Content-Type", "text/plain")],
+                body: "not found\n"
+            )
+        }
+        switch document {
+        case .oauth: return .json(200, .object(oauthMembers(issuer: issuer, origin: origin, settings: settings)))
+        case .openID: return openIDConfiguration(issuer: issuer, origin: origin, settings: settings)
+        }
+    }
+
+    private static func openIDConfiguration(
+        issuer: String,
+        origin: String,
+        settings: ProviderSettings
+    ) -> ProviderResponse {
         let idTokens = settings.idTokens
-        var members = oauthMembers(issuer: issuer, settings: settings)
-        members["userinfo_endpoint"] = .string(issuer + Endpoint.userinfo.path)
+        var members = oauthMembers(issuer: issuer, origin: origin, settings: settings)
+        members["userinfo_endpoint"] = .string(origin + Endpoint.userinfo.path)
         members["id_token_signing_alg_values_supported"] = .array(
             idTokenSigningAlgorithms(idTokens.algorithm).map(JSONValue.string)
         )
@@ -22,8 +60,9 @@ enum MetadataEndpoint {
         return .json(200, .object(members))
     }
 
-    private static func oauthMembers(issuer: String, settings: ProviderSettings) -> [String: JSONValue] {
-        func url(_ endpoint: Endpoint) -> JSONValue { .string(issuer + endpoint.path) }
+    private static func oauthMembers(issuer: String, origin: String, settings: ProviderSettings) -> [String: JSONValue]
+    {
+        func url(_ endpoint: Endpoint) -> JSONValue { .string(origin + endpoint.path) }
         var members: [String: JSONValue] = [
             "issuer": .string(issuer),
             "authorization_endpoint": url(.authorize),

@@ -21,13 +21,13 @@ final class RuleEngine: Sendable {
     }
 
     /// Counts the request against every rule it matches and returns the first rule that takes it.
-    func decide(endpoint: Endpoint?, grant: GrantType?, at now: Duration) -> Decision? {
+    func decide(endpoint: Endpoint?, grant: GrantType?, path: String, at now: Duration) -> Decision? {
         // A provider without rules, as `conformance serve` usually runs, takes no lock per request.
         guard !rules.isEmpty else { return nil }
         return matchCounts.withLock { counts in
             var decision: Decision?
-            for (index, rule) in rules.enumerated() where rule.match.matches(endpoint: endpoint, grant: grant, at: now)
-            {
+            for (index, rule) in rules.enumerated()
+            where rule.match.matches(endpoint: endpoint, grant: grant, path: path, at: now) {
                 counts[index] += 1
                 guard decision == nil, rule.match.calls.selects(counts[index]) else { continue }
                 if let action = rule.action {

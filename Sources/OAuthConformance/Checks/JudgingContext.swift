@@ -61,7 +61,7 @@ struct JudgingContext: Sendable {
         let successes = record.result.clientOutcomes.count(where: \.succeeded)
         let answered = transcript.journal.count { entry in
             (record.journalSequences?.contains(entry.sequence) ?? false)
-                && (entry.endpoint == .resource || entry.endpoint == .appResource)
+                && (entry.endpoint == .resource || entry.endpoint == .appResource || entry.endpoint == .mcp)
                 && (200..<300).contains(entry.response.status)
         }
         guard successes > answered else { return nil }

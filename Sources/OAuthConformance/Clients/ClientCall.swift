@@ -16,6 +16,11 @@ public enum ClientCall: Sendable, Equatable {
     /// The authorization code flow's first half (RFC 6749 §4.1.1): the URL the client would open
     /// in the user's browser. The harness plays the browser and the user against the provider.
     case authorizationURL
+    /// An MCP client's sign-in's first half (MCP authorization 2026-07-28): the client calls the
+    /// MCP server (`ProviderEndpoints.mcpServer`) as it would to use it, discovers the server's
+    /// authorization server from the 401 it gets, and answers the authorization URL, with the server
+    /// as `resource`, that it would open in the browser. The second half is `completeAuthorization`.
+    case mcpAuthorizationURL
     /// The flow's second half: the URL the browser was redirected to. The client checks it
     /// (`state`, `iss`, `error`) and redeems the code (RFC 6749 §4.1.2–4.1.3).
     case completeAuthorization(redirectURL: String)
@@ -77,6 +82,7 @@ public enum ClientCall: Sendable, Equatable {
         case .login, .request, .storedTokens, .restoreSession: nil
         case .restart: .restart
         case .authorizationURL, .completeAuthorization, .beginNativeSignIn, .finishNativeSignIn: .authorizationCode
+        case .mcpAuthorizationURL: .mcpDiscovery
         case .signInURL, .completeSignIn, .userinfo, .identity: .openID
         case .exchangeSignIn: .idTokenExchange
         case .startDeviceAuthorization, .pollDeviceAuthorization: .deviceGrant
@@ -116,6 +122,7 @@ public enum ClientCall: Sendable, Equatable {
         case .request: "does not call resources"
         case .restart: "cannot be restarted"
         case .authorizationURL, .completeAuthorization: "does not implement the authorization code flow"
+        case .mcpAuthorizationURL: "does not implement MCP authorization discovery"
         case .beginNativeSignIn, .finishNativeSignIn: "does not implement a native app's sign-in (RFC 8252)"
         case .signInURL, .completeSignIn: "does not implement OpenID Connect sign-in"
         case .userinfo: "does not implement the userinfo call"

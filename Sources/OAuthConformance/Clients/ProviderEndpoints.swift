@@ -20,6 +20,9 @@ public struct ProviderEndpoints: Sendable, Equatable {
     public var pushedAuthorization: String?
     /// RFC 8628 §3.1: the provider's device authorization endpoint.
     public var deviceAuthorization: String
+    /// An MCP server (`<origin>/mcp`): all an MCP client is told; it discovers the rest from the
+    /// server's 401 (MCP authorization 2026-07-28).
+    public var mcpServer: String
 
     /// The endpoints of a provider serving at `baseURL` (its issuer, unless `issuer` says
     /// otherwise), whose app server is at `appServerOrigin`.
@@ -37,6 +40,7 @@ public struct ProviderEndpoints: Sendable, Equatable {
         appServerToken = appServerOrigin + Endpoint.appToken.path
         pushedAuthorization = takesPushedAuthorization ? baseURL + Endpoint.pushedAuthorization.path : nil
         deviceAuthorization = baseURL + Endpoint.deviceAuthorization.path
+        mcpServer = baseURL + Endpoint.mcp.path
     }
 
     /// The URL a scenario's `request` of `path` goes to: the app server's resource lives on the

@@ -15,6 +15,10 @@ public enum SignInMethod: String, Sendable, Hashable, CaseIterable, Codable {
     case openID = "openid"
     /// The device authorization grant (RFC 8628); the user approves the code at once.
     case device
+    /// An MCP client's sign-in (MCP authorization 2026-07-28): the authorization code flow the
+    /// client starts from the MCP server's 401, finding the authorization server by discovery, with
+    /// the server as `resource`. The harness plays the browser, as for the code flow.
+    case mcpDiscovery = "mcp_discovery"
     /// The resource owner password credentials grant (RFC 6749 §4.3).
     case password
     /// The client credentials grant (RFC 6749 §4.4): tokens for the client itself, no user and no
@@ -34,6 +38,7 @@ public enum SignInMethod: String, Sendable, Hashable, CaseIterable, Codable {
         case .authorizationCode, .nativeApp: .authorizationCode
         case .openID: .openID
         case .device: .deviceGrant
+        case .mcpDiscovery: .mcpDiscovery
         case .password, .clientCredentials, .tokens: nil
         }
     }
@@ -44,7 +49,7 @@ public enum SignInMethod: String, Sendable, Hashable, CaseIterable, Codable {
     /// The grant of the token request that ends the sign-in; `nil` for saved tokens, which take none.
     public var grant: GrantType? {
         switch self {
-        case .authorizationCode, .nativeApp, .openID: .authorizationCode
+        case .authorizationCode, .nativeApp, .openID, .mcpDiscovery: .authorizationCode
         case .device: .deviceCode
         case .password: .password
         case .clientCredentials: .clientCredentials
@@ -75,6 +80,7 @@ public enum SignInMethod: String, Sendable, Hashable, CaseIterable, Codable {
     /// which every method but saved tokens calls once.
     static let endpointsOfSomeSignIn: Set<Endpoint> = [
         .authorize, .pushedAuthorization, .deviceAuthorization, .metadata, .openIDConfiguration, .jwks,
+        .mcp, .protectedResourceMetadata, .protectedResourceMetadataRoot,
     ]
 
     /// The operation that carries the method out.
@@ -84,6 +90,7 @@ public enum SignInMethod: String, Sendable, Hashable, CaseIterable, Codable {
         case .nativeApp: .nativeSignIn
         case .openID: .signIn
         case .device: .deviceSignIn
+        case .mcpDiscovery: .mcpSignIn
         case .password: .login(.password)
         case .clientCredentials: .login(.clientCredentials)
         case .tokens: .restoreSession

@@ -188,7 +188,8 @@ public struct ScenarioRunner: Sendable {
             issuedTokens: provider.issuedTokens,
             idTokens: provider.issuedIDTokens,
             profile: factory.profile,
-            clientOutput: output
+            clientOutput: output,
+            mcpServer: server.baseURL + Endpoint.mcp.path
         )
         let evaluator = ExpectationEvaluator(
             transcript: transcript,

@@ -73,6 +73,11 @@ enum SignInChoice: Equatable {
                     "a rule scripts the sign-in's token response beyond what a saved session holds, which a client given saved tokens never reads"
             }
             return nil
+        case .mcpDiscovery:
+            // An MCP client finds the authorization server by discovery and pushes nothing.
+            return scenario.provider.pushedAuthorization?.required == true
+                ? "the provider requires pushed authorization requests, which an MCP client's sign-in does not make"
+                : nil
         case .authorizationCode, .nativeApp, .device, .password:
             return nil
         }

@@ -12,6 +12,9 @@ public struct Transcript: Sendable {
     /// What the client printed while it ran (an out-of-process adapter's stderr, say), when the
     /// way it is driven captures any; reports show it beside the timeline.
     public var clientOutput: String?
+    /// The canonical URI of the provider's MCP server in this run (`<origin>/mcp`), which the
+    /// parameter check `mcp_server` compares `resource` with.
+    public var mcpServer: String?
 
     public init(
         steps: [StepRecord],
@@ -19,8 +22,10 @@ public struct Transcript: Sendable {
         issuedTokens: [IssuedToken],
         idTokens: [IssuedIDToken] = [],
         profile: ClientProfile,
-        clientOutput: String? = nil
+        clientOutput: String? = nil,
+        mcpServer: String? = nil
     ) {
+        self.mcpServer = mcpServer
         self.steps = steps
         self.journal = journal
         self.issuedTokens = issuedTokens

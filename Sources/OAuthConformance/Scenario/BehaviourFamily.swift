@@ -142,6 +142,13 @@ public struct BehaviourFamily: Sendable, Hashable, Identifiable {
             timelinesVaryBetweenRuns: true
         ),
         BehaviourFamily(
+            id: "mcp-authorization",
+            title: "MCP authorization",
+            summary:
+                "Starts from the MCP server's 401, finds its Protected Resource Metadata and its authorization server's metadata in the order the MCP spec gives, refuses a document about another resource or issuer and an authorization server without S256, and names the server as resource in its authorization and token requests.",
+            timelinesVaryBetweenRuns: true
+        ),
+        BehaviourFamily(
             id: "sign-in-exchanged-at-the-app-server",
             title: "Sign-in exchanged at the app server",
             summary:

@@ -10,6 +10,9 @@ public enum ClientOperation: Sendable, Equatable {
     case request(method: String, path: String)
     /// Run the authorization code flow; the harness plays the browser and the consenting user.
     case authorize
+    /// Sign in to the MCP server as an MCP client does (MCP authorization 2026-07-28): from the
+    /// server's 401 through discovery to the authorization code flow, the harness playing the browser.
+    case mcpSignIn
     /// Relaunch the client: it keeps only what it persisted.
     case restart
     /// Sign the user in with OpenID Connect: the authorization code flow with `openid` in the
@@ -39,6 +42,7 @@ public enum ClientOperation: Sendable, Equatable {
         case .login(let grant): "login \(grant.rawValue)"
         case .request(let method, let path): "request \(method) \(path)"
         case .authorize: "authorize"
+        case .mcpSignIn: "mcp_sign_in"
         case .restart: "restart"
         case .signIn: "sign_in"
         case .userinfo: "userinfo"
@@ -63,6 +67,7 @@ public enum ClientOperation: Sendable, Equatable {
         case .exchange: .call(.exchangeSignIn)
         case .authorize: .throughBrowser(start: .authorizationURL, complete: ClientCall.completeAuthorization)
         case .signIn: .throughBrowser(start: .signInURL, complete: ClientCall.completeSignIn)
+        case .mcpSignIn: .throughBrowser(start: .mcpAuthorizationURL, complete: ClientCall.completeAuthorization)
         case .deviceSignIn: .devicePolling(start: .startDeviceAuthorization, poll: .pollDeviceAuthorization)
         case .nativeSignIn: .throughLoopback(begin: .beginNativeSignIn, finish: .finishNativeSignIn)
         }

@@ -159,6 +159,9 @@ public enum Area: String, Sendable, Hashable, CaseIterable {
     case device
     /// DPoP (RFC 9449): proofs, nonces and sender-constrained tokens.
     case dpop
+    /// MCP authorization (Model Context Protocol, 2026-07-28): an MCP client's discovery of its
+    /// server's authorization server, and `resource` (RFC 8707).
+    case mcp
 }
 
 /// How strongly the spec asks for the behaviour. POLICY checks take the client's declared value.
@@ -247,6 +250,12 @@ public enum Capability: String, Sendable, Hashable, CaseIterable {
     case dpopDowngradeRefused = "dpop_downgrade_refused"
     /// Declared by `policies.dpop_downgrade: use_as_bearer`: such tokens are used as bearer tokens.
     case dpopDowngradeUsedAsBearer = "dpop_downgrade_used_as_bearer"
+    /// Signs in to an MCP server as MCP authorization (2026-07-28) has a client do it (`mcp_sign_in`
+    /// steps): from the server's 401 to its Protected Resource Metadata (RFC 9728) and its
+    /// authorization server's metadata (RFC 8414, OpenID Connect Discovery) in the order the spec
+    /// gives, refusing documents that name another resource or issuer or offer no S256, and naming
+    /// the server as `resource` (RFC 8707) in its authorization and token requests.
+    case mcpDiscovery = "mcp_discovery"
 
     /// Capabilities a profile declares through a policy, never in its list.
     static let declaredByPolicy: Set<Capability> = [

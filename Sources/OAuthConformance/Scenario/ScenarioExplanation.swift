@@ -71,6 +71,12 @@ public enum ScenarioExplanation {
         if let skew = clockSkew(settings) { lines.append(skew) }
         if settings.idTokens != IDTokenPolicy() { lines.append(IDTokenPolicyText.policy(settings.idTokens)) }
         if let dpop = settings.dpop { lines.append(dpopPolicy(dpop)) }
+        if let path = settings.issuerPath {
+            lines.append(
+                "has the issuer <origin>\(path), whose metadata is served only at the URLs built from it (RFC 8414 §3.1, OpenID Connect Discovery §4)"
+            )
+        }
+        if let mcp = mcpServer(settings.mcp) { lines.append(mcp) }
         lines += settings.rules.enumerated().map { index, rule in "rule \(index + 1): \(ruleText(rule))" }
         lines.append("otherwise answers as RFC 6749 and RFC 6750 describe")
         return lines
@@ -90,6 +96,21 @@ public enum ScenarioExplanation {
             parts.append("moves to a new nonce after every \(every) accepted proofs, handed out in DPoP-Nonce")
         }
         return parts.joined(separator: "; ")
+    }
+
+    /// e.g. "as the MCP server, names no metadata URL in its 401; lists scopes files:read in its Protected Resource Metadata".
+    static func mcpServer(_ policy: MCPServerPolicy) -> String? {
+        var parts: [String] = []
+        switch policy.challengeNames {
+        case .protectedResourceMetadata?: break
+        case .protectedResourceMetadataRoot?: parts.append("names the root Protected Resource Metadata URL in its 401")
+        default: parts.append("names no Protected Resource Metadata URL in its 401")
+        }
+        if let scope = policy.challengeScope { parts.append("challenges for scope \"\(scope)\"") }
+        if let scopes = policy.scopesSupported {
+            parts.append("lists scopes_supported \(scopes.joined(separator: " ")) in its Protected Resource Metadata")
+        }
+        return parts.isEmpty ? nil : "as the MCP server (/mcp), " + parts.joined(separator: "; ")
     }
 
     /// e.g. "dates its answers 10m ahead of the clock its tokens live on (Date header)".
@@ -128,7 +149,7 @@ public enum ScenarioExplanation {
     }
 
     private static func matcher(_ match: RequestMatcher) -> String {
-        let filter = RequestFilter(endpoint: match.endpoint, grant: match.grant)
+        let filter = RequestFilter(endpoint: match.endpoint, grant: match.grant, path: match.path)
         let calls =
             switch match.calls {
             case .every: "for every \(filter.described(plural: false))"

@@ -20,7 +20,7 @@ struct DoNothingClient: ClientUnderTest {
         case .login, .request, .completeAuthorization, .completeSignIn, .finishNativeSignIn, .userinfo,
             .exchangeSignIn, .restart, .restoreSession:
             .outcome(.success(status: 200, body: "{}"))
-        case .authorizationURL, .signInURL:
+        case .authorizationURL, .mcpAuthorizationURL, .signInURL:
             .browserURL("http://127.0.0.1:1/nowhere")
         case .beginNativeSignIn:
             .openURL("http://127.0.0.1:1/nowhere")

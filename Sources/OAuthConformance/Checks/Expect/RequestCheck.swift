@@ -27,7 +27,7 @@ struct RequestCheck: ScenarioCheck {
             form:
                 #"`request: { endpoint: authorize, call: 1 }` with `parameters: { code_challenge_method: S256, state: { min_length: 22 }, code_challenge: present, client_secret: absent, scope: { includes: openid } }`"#,
             passesWhen:
-                #"The 1st matching request has each query or form parameter as stated: that exact value, `present` (non-empty), `absent`, at least `min_length` characters, or, with `includes`, a space-separated list (as `scope` is, RFC 6749 §3.3) that holds that word. A `request` item states either `carries` or `parameters`."#
+                #"The 1st matching request has each query or form parameter as stated: that exact value, `present` (non-empty), `absent`, `mcp_server` (the canonical URI of the MCP server, `<origin>/mcp`, as RFC 8707's `resource` names it), at least `min_length` characters, or, with `includes`, a space-separated list (as `scope` is, RFC 6749 §3.3) that holds that word. A `request` item states either `carries` or `parameters`."#
         ),
     ]
     static let companionKeys = ["carries", "parameters"]
@@ -122,7 +122,9 @@ struct RequestCheck: ScenarioCheck {
                 "\(requirement.name) " + (value.map { "= \($0.isEmpty ? "(empty)" : $0)" } ?? "absent")
             }
             return Judgement(
-                passed: zip(requirements, values).allSatisfy { $0.admits($1) },
+                passed: zip(requirements, values).allSatisfy {
+                    $0.admits($1, mcpServer: context.transcript.mcpServer)
+                },
                 expected: expected,
                 observed: observed.joined(separator: ", ") + " at \(context.describe(entry))",
                 evidence: [entry.sequence]
@@ -188,6 +190,7 @@ struct RequestCheck: ScenarioCheck {
                     switch text {
                     case "present": .present
                     case "absent": .absent
+                    case "mcp_server": .mcpServer
                     default: .equals(text)
                     }
                 requirements.append(ParameterRequirement(name, condition))

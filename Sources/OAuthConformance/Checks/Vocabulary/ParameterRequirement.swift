@@ -8,6 +8,9 @@ public struct ParameterRequirement: Sendable, Equatable, CustomStringConvertible
         case minimumLength(Int)
         /// A space-separated list (as `scope` is, RFC 6749 §3.3) that holds this word.
         case includes(String)
+        /// The canonical URI of the scenario's MCP server (`mcp_server`), as RFC 8707's `resource`
+        /// names it; its port is known only once the provider listens.
+        case mcpServer
     }
 
     public var name: String
@@ -18,8 +21,10 @@ public struct ParameterRequirement: Sendable, Equatable, CustomStringConvertible
         self.condition = condition
     }
 
-    public func admits(_ value: String?) -> Bool {
+    /// - Parameter mcpServer: the MCP server's canonical URI in this run.
+    public func admits(_ value: String?, mcpServer: String? = nil) -> Bool {
         switch condition {
+        case .mcpServer: value != nil && value == mcpServer
         case .equals(let expected): value == expected
         case .present: value.map { !$0.isEmpty } ?? false
         case .absent: value == nil
@@ -36,6 +41,7 @@ public struct ParameterRequirement: Sendable, Equatable, CustomStringConvertible
         case .absent: "no \(name)"
         case .minimumLength(let length): "\(name) of at least \(length) characters"
         case .includes(let word): "\(name) including \(word)"
+        case .mcpServer: "\(name) = the MCP server's URI"
         }
     }
 }

@@ -4,6 +4,9 @@ import MockProvider
 public struct RequestFilter: Sendable, Equatable, CustomStringConvertible {
     public var endpoint: Endpoint?
     public var grant: GrantType?
+    /// The request's path, without its query: one URL of an endpoint that answers at several (the
+    /// metadata endpoints, for an issuer with a path).
+    public var path: String?
     /// The status of an answer that reached the client: one the transport lost has none.
     public var status: Int?
     /// Which of the provider's origins the request reached.
@@ -20,6 +23,7 @@ public struct RequestFilter: Sendable, Equatable, CustomStringConvertible {
     public init(
         endpoint: Endpoint? = nil,
         grant: GrantType? = nil,
+        path: String? = nil,
         status: Int? = nil,
         origin: Listener? = nil,
         bearer: BearerFilter? = nil,
@@ -28,6 +32,7 @@ public struct RequestFilter: Sendable, Equatable, CustomStringConvertible {
     ) {
         self.endpoint = endpoint
         self.grant = grant
+        self.path = path
         self.status = status
         self.origin = origin
         self.bearer = bearer
@@ -46,6 +51,7 @@ public struct RequestFilter: Sendable, Equatable, CustomStringConvertible {
         (steps.map { range in step(entry.sequence).map(range.contains) ?? false } ?? true)
             && (endpoint == nil || entry.endpoint == endpoint)
             && (grant == nil || entry.grant == grant)
+            && (path == nil || entry.request.path == path)
             && (status == nil || (entry.response.status == status && entry.delivery.carriesTheAnswer))
             && (origin == nil || entry.request.listener == origin)
             && (bearer?.matches(entry.request.bearerToken, issuedTokens: issuedTokens) ?? true)
@@ -81,6 +87,7 @@ public struct RequestFilter: Sendable, Equatable, CustomStringConvertible {
         if let number { text += " no. \(number)" }
         var qualifiers: [String] = []
         if let grant { qualifiers.append("grant \(grant.scenarioName)") }
+        if let path { qualifiers.append("at \(path)") }
         if let status { qualifiers.append("status \(status)") }
         if let origin { qualifiers.append("at the \(origin == .otherOrigin ? "other" : "primary") origin") }
         if let bearer { qualifiers.append(bearer.description) }

@@ -9,6 +9,7 @@ package enum AdapterOp: String, Sendable, CaseIterable, CustomStringConvertible 
     case login
     case request
     case authorizationURL = "authorization_url"
+    case mcpAuthorizationURL = "mcp_authorization_url"
     case completeAuthorization = "complete_authorization"
     case signInURL = "sign_in_url"
     case completeSignIn = "complete_sign_in"

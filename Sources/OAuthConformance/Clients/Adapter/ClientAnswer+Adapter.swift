@@ -64,7 +64,7 @@ extension AdapterReply {
         case .login, .request, .restart, .completeAuthorization, .completeSignIn, .finishNativeSignIn, .userinfo,
             .exchangeSignIn, .restoreSession:
             return outcome(of: op).map(ClientAnswer.outcome)
-        case .authorizationURL, .signInURL:
+        case .authorizationURL, .mcpAuthorizationURL, .signInURL:
             return succeeded ? browserURL(of: op) : failure(of: op).map(call.failed)
         case .beginNativeSignIn:
             return succeeded ? openURL(of: op) : failure(of: op).map(call.failed)

@@ -10,6 +10,7 @@ extension ClientCall {
         case .request: .request
         case .restart: .restart
         case .authorizationURL: .authorizationURL
+        case .mcpAuthorizationURL: .mcpAuthorizationURL
         case .completeAuthorization: .completeAuthorization
         case .signInURL: .signInURL
         case .completeSignIn: .completeSignIn
@@ -41,7 +42,8 @@ extension ClientCall {
                 "expires_at": saved.expiresAt.map { .number(AdapterRequest.unixSeconds($0)) } ?? .null,
                 "scope": saved.scope.map(JSONValue.string) ?? .null,
             ]
-        case .restart, .authorizationURL, .signInURL, .beginNativeSignIn, .finishNativeSignIn, .userinfo,
+        case .restart, .authorizationURL, .mcpAuthorizationURL, .signInURL, .beginNativeSignIn, .finishNativeSignIn,
+            .userinfo,
             .exchangeSignIn, .startDeviceAuthorization, .pollDeviceAuthorization, .identity, .storedTokens:
             [:]
         }
@@ -65,6 +67,7 @@ extension ClientCall {
             self = .request(method: method, url: url)
         case .restart: self = .restart
         case .authorizationURL: self = .authorizationURL
+        case .mcpAuthorizationURL: self = .mcpAuthorizationURL
         case .completeAuthorization:
             guard let url = text("redirect_url") else { return nil }
             self = .completeAuthorization(redirectURL: url)

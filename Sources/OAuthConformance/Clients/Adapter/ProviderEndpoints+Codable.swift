@@ -1,4 +1,5 @@
 import Foundation
+import MockProvider
 
 /// The endpoints as `reset`'s `environment` carries them, beside the environment's other fields
 /// (docs/adapter-protocol.md): one flat object, an absent endpoint as `null`.
@@ -12,6 +13,7 @@ extension ProviderEndpoints: Codable {
         case appServerToken = "app_server_token_endpoint"
         case pushedAuthorization = "pushed_authorization_request_endpoint"
         case deviceAuthorization = "device_authorization_endpoint"
+        case mcpServer = "mcp_server_url"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -24,6 +26,8 @@ extension ProviderEndpoints: Codable {
         appServerToken = try fields.decode(String.self, forKey: .appServerToken)
         pushedAuthorization = try fields.decodeIfPresent(String.self, forKey: .pushedAuthorization)
         deviceAuthorization = try fields.decode(String.self, forKey: .deviceAuthorization)
+        // Absent from an older harness's environment: the server beside the resource, where it is.
+        mcpServer = try fields.decodeIfPresent(String.self, forKey: .mcpServer) ?? resourceBase + Endpoint.mcp.path
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -36,5 +40,6 @@ extension ProviderEndpoints: Codable {
         try fields.encode(appServerToken, forKey: .appServerToken)
         try fields.encode(pushedAuthorization, forKey: .pushedAuthorization)
         try fields.encode(deviceAuthorization, forKey: .deviceAuthorization)
+        try fields.encode(mcpServer, forKey: .mcpServer)
     }
 }

@@ -11,6 +11,10 @@ struct AuthorizationRequest: Sendable {
     /// Set for an OpenID Connect authentication request, which asks for scope `openid` and binds
     /// the ID token to this request (OIDC Core §3.1.2.1).
     var nonce: String? = nil
+    /// The scope asked for, when the flow chose one (an MCP client's, from the server's challenge).
+    var scope: String? = nil
+    /// RFC 8707 §2: the resource the tokens are for (an MCP client's server), in the request.
+    var resource: String? = nil
 
     /// 32 random bytes, base64url: 256 bits, well above the 128 that RFC 6749 §10.10 asks for.
     static func random() -> String {
@@ -44,7 +48,10 @@ struct AuthorizationRequest: Sendable {
         ]
         if let nonce {
             items += [URLQueryItem(name: "scope", value: "openid"), URLQueryItem(name: "nonce", value: nonce)]
+        } else if let scope {
+            items.append(URLQueryItem(name: "scope", value: scope))
         }
+        if let resource { items.append(URLQueryItem(name: "resource", value: resource)) }
         switch pkce {
         case .s256:
             items += [

@@ -173,6 +173,8 @@ public struct ClientBehaviour: Sendable, Equatable {
     public var tokenExchange = TokenExchangeBehaviour.conforming
     /// DPoP (RFC 9449): proofs, nonces and bound tokens.
     public var dpop = DPoPBehaviour.conforming
+    /// MCP authorization: discovery from the server's 401, and `resource` (RFC 8707).
+    public var mcp = MCPBehaviour.conforming
 
     public init() {}
 

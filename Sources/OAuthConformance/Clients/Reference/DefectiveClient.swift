@@ -12,7 +12,7 @@ public struct DefectiveClient: Sendable {
     /// Every deliberate bug, one knob of `ClientBehaviour` each, declared beside its knob.
     public static let catalogue: [DefectiveClient] =
         ClientBehaviour.defects + OpenIDConnectBehaviour.defects + TokenExchangeBehaviour.defects
-        + DPoPBehaviour.defects
+        + DPoPBehaviour.defects + MCPBehaviour.defects
 
     static func defect(
         _ name: String,

@@ -15,6 +15,8 @@ extension ReferenceClient {
     /// - Parameter redirectURI: where the provider is to send the browser back; the environment's
     ///   unless a native app's listener chose its own port (`beginNativeSignIn`).
     func startAuthorization(nonce: String?, redirectURI: String? = nil) async -> Result<String, ClientFailure> {
+        // A sign-in of another kind ends the MCP session's hold on the token endpoint.
+        mcpAuthorization = nil
         let request = AuthorizationRequest(
             state: behaviour.unguessableState ? AuthorizationRequest.random() : "state",
             codeVerifier: AuthorizationRequest.random(),
@@ -85,7 +87,11 @@ extension ReferenceClient {
             )
         }
         pendingAuthorization = nil
-        switch request.read(redirect: redirectURL, expectedIssuer: environment.endpoints.issuer, behaviour: behaviour) {
+        switch request.read(
+            redirect: redirectURL,
+            expectedIssuer: mcpAuthorization?.issuer ?? environment.endpoints.issuer,
+            behaviour: behaviour
+        ) {
         case .failure(let failure):
             return .failure(failure)
         case .success(.error(let code, let description)):

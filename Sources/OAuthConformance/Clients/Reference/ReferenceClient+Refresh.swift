@@ -143,7 +143,8 @@ extension ReferenceClient {
         while true {
             let request: HTTPClientRequest
             let form: [(String, String)]
-            switch await authenticatedPost(to: environment.endpoints.token, fields) {
+            let target = tokenRequestTarget(fields)
+            switch await authenticatedPost(to: target.url, target.fields) {
             case .success(let built): (request, form) = built
             case .failure(let failure): return .failure(failure)
             }

@@ -33,6 +33,8 @@ public actor ReferenceClient: ClientUnderTest {
     var loginGrant: GrantType?
     var refreshInFlight: Task<Result<TokenSet, ClientFailure>, Never>?
     var pendingAuthorization: AuthorizationRequest?
+    /// What an MCP sign-in discovered: where its tokens come from and which server they are for.
+    var mcpAuthorization: MCPAuthorization?
     /// A native app's loopback listener, between `beginNativeSignIn` and `finishNativeSignIn`.
     var nativeListener: LoopbackListener?
     /// Where tokens are persisted across `restart`.
@@ -99,6 +101,7 @@ public actor ReferenceClient: ClientUnderTest {
         case .request(let method, let url): .outcome(await request(method: method, url: url))
         case .restart: .outcome(await restart())
         case .authorizationURL: Self.answer(await authorizationURL(), ClientAnswer.browserURL)
+        case .mcpAuthorizationURL: Self.answer(await mcpAuthorizationURL(), ClientAnswer.browserURL)
         case .completeAuthorization(let redirectURL): .outcome(await completeAuthorization(redirectURL: redirectURL))
         case .beginNativeSignIn: Self.answer(await beginNativeSignIn(), ClientAnswer.openURL)
         case .finishNativeSignIn: .outcome(await finishNativeSignIn())
@@ -133,6 +136,8 @@ public actor ReferenceClient: ClientUnderTest {
 
     func login(_ grant: GrantType) async -> ClientOutcome {
         guard grant != .refreshToken else { return Self.outcome(of: await refresh()) }
+        // A grant of its own ends the MCP session's hold on the token endpoint and its resource.
+        mcpAuthorization = nil
         guard let form = grantForm(grant) else {
             return .failure(
                 ClientFailure(
@@ -222,6 +227,7 @@ public actor ReferenceClient: ClientUnderTest {
         )
         replaceTokens(with: restored, persisting: true)
         loginGrant = nil
+        mcpAuthorization = nil
         return .success(status: 200, body: "took the saved session")
     }
 

@@ -20,9 +20,12 @@ public struct ReferenceClientFactory: ClientFactory {
                 .proactiveRefresh, .refreshOn401, .authorizationCode, .restart, .customCA, .pinning, .virtualClock,
                 .concurrency, .openID, .idTokenSignature, .idTokenExchange, .privateKeyJWT,
                 .clientSecretJWT, .pushedAuthorizationRequests, .deviceGrant, .dpop, .dpopDowngradeRefused,
+                .mcpDiscovery,
             ],
             // The password grant first: the quickest, and the one the selftest's defects are written against.
-            signInMethods: [.password, .authorizationCode, .nativeApp, .openID, .device, .tokens, .clientCredentials],
+            signInMethods: [
+                .password, .authorizationCode, .nativeApp, .openID, .device, .tokens, .clientCredentials, .mcpDiscovery,
+            ],
             refreshWindow: ClientBehaviour.conforming.refreshLeeway,
             idTokenClockSkew: ClientBehaviour.conforming.openIDConnect.allowedClockSkew,
             jwksRefetchInterval: ClientBehaviour.conforming.openIDConnect.minimumKeySetRefetchInterval

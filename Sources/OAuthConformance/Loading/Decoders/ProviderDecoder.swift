@@ -5,7 +5,7 @@ import Yams
 struct ProviderDecoder {
     static let keys = [
         "tokens", "rules", "tls", "seed", "redirect_uris", "clock_skew", "id_tokens", "client_secret", "app_server",
-        "client_authentication", "pushed_authorization", "device_authorization", "dpop",
+        "client_authentication", "pushed_authorization", "device_authorization", "dpop", "issuer_path", "mcp",
     ]
     /// RFC 7518 §3.2: an HMAC key for HS256 has at least 256 bits.
     static let shortestHS256Secret = 32
@@ -73,6 +73,35 @@ struct ProviderDecoder {
         }
         if let node = provider["dpop"] {
             settings.dpop = dpop(node)
+        }
+        // `issuer_path: /tenant1`: the issuer identifier has this path after the origin.
+        if let node = provider["issuer_path"], let path = RuleDecoder.path(node, reader: reader) {
+            if path.count < 2 || path.hasSuffix("/") {
+                reader.error("issuer_path must be a path such as /tenant1, without a trailing '/'", at: node)
+            } else {
+                settings.issuerPath = path
+            }
+        }
+        // `mcp: { resource_metadata: root, challenge_scope: "files:read", scopes_supported: [files:read] }`.
+        if let node = provider["mcp"],
+            let mcp = reader.mapping(
+                node,
+                "provider.mcp",
+                allowedKeys: ["resource_metadata", "challenge_scope", "scopes_supported"]
+            )
+        {
+            if let named = mcp["resource_metadata"] {
+                switch reader.string(named, "mcp.resource_metadata") {
+                case "path_based"?: settings.mcp.challengeNames = .protectedResourceMetadata
+                case "root"?: settings.mcp.challengeNames = .protectedResourceMetadataRoot
+                case "omit"?: settings.mcp.challengeNames = nil
+                case let other?:
+                    reader.error("mcp.resource_metadata is path_based, root or omit, not '\(other)'", at: named)
+                case nil: break
+                }
+            }
+            settings.mcp.challengeScope = mcp["challenge_scope"].flatMap { reader.string($0, "mcp.challenge_scope") }
+            settings.mcp.scopesSupported = mcp["scopes_supported"].map { reader.scalarList($0, "mcp.scopes_supported") }
         }
         if let node = provider["client_secret"], let secret = reader.string(node, "client_secret") {
             settings.client.secret = secret

@@ -4,7 +4,9 @@ import Yams
 extension RequestFilter {
     /// The keys of a request filter, the same wherever one stands: `count`, `request`, `first`,
     /// `order`, `never`, `distinct` and `spacing`.
-    static let keys = ["endpoint", "grant", "status", "origin", "bearer", "presents", "from_step", "during_step"]
+    static let keys = [
+        "endpoint", "grant", "path", "status", "origin", "bearer", "presents", "from_step", "during_step",
+    ]
 
     /// The filter the keys of `mapping` state, or nil once each problem is reported where it stands.
     static func decode(_ mapping: CheckedMapping, in source: CheckSource) -> RequestFilter? {
@@ -18,6 +20,10 @@ extension RequestFilter {
         if let node = mapping["grant"] {
             filter.grant = reader.grant(node, "grant", besideEndpoint: filter.endpoint)
             valid = valid && filter.grant != nil
+        }
+        if let node = mapping["path"] {
+            filter.path = RuleDecoder.path(node, reader: reader)
+            valid = valid && filter.path != nil
         }
         if let node = mapping["status"] {
             filter.status = reader.int(node, "status", in: 100...599)

@@ -102,12 +102,13 @@ struct RuleDecoder {
             let when = reader.mapping(
                 node,
                 "when",
-                allowedKeys: ["endpoint", "grant", "call", "calls", "from_call", "during"]
+                allowedKeys: ["endpoint", "grant", "path", "call", "calls", "from_call", "during"]
             )
         else { return nil }
         var matcher = RequestMatcher()
         matcher.endpoint = when["endpoint"].flatMap { reader.enumeration($0, "endpoint", as: Endpoint.self) }
         matcher.grant = when["grant"].flatMap { reader.grant($0, "grant", besideEndpoint: matcher.endpoint) }
+        matcher.path = when["path"].flatMap { Self.path($0, reader: reader) }
         let selectors = ["call", "calls", "from_call"].filter(when.has)
         if selectors.count > 1 {
             reader.error(
@@ -133,6 +134,17 @@ struct RuleDecoder {
             return nil
         }
         return matcher
+    }
+
+    /// `path: /.well-known/openid-configuration/tenant1`: a path without a query, as requests are
+    /// matched by theirs.
+    static func path(_ node: Node, reader: YAMLReader) -> String? {
+        guard let path = reader.string(node, "path") else { return nil }
+        guard path.hasPrefix("/"), !path.contains("?"), !path.contains("#") else {
+            reader.error("path must start with '/' and have no query or fragment, not '\(path)'", at: node)
+            return nil
+        }
+        return path
     }
 
     /// Why the requests a rule takes would depend on how the client signs in, when the sign-in is

@@ -6,7 +6,8 @@ struct StepDecoder {
     let reader: YAMLReader
 
     static let stepActions = [
-        "login", "authorize", "sign_in", "userinfo", "exchange", "device_sign_in", "native_sign_in", "request",
+        "login", "authorize", "sign_in", "userinfo", "exchange", "device_sign_in", "native_sign_in", "mcp_sign_in",
+        "request",
         "restart",
         "concurrently", "advance",
         "advance_to",
@@ -16,7 +17,8 @@ struct StepDecoder {
     static let clientOperations = ["login", "request"]
     /// The steps that involve the client and so may state an `outcome`.
     static let stepsWithOutcome = [
-        "login", "authorize", "sign_in", "userinfo", "exchange", "device_sign_in", "native_sign_in", "request",
+        "login", "authorize", "sign_in", "userinfo", "exchange", "device_sign_in", "native_sign_in", "mcp_sign_in",
+        "request",
         "restart",
         "concurrently",
     ]
@@ -42,6 +44,7 @@ struct StepDecoder {
             case "exchange": bare(actionNode, "exchange").map { .client(.exchange) }
             case "device_sign_in": bare(actionNode, "device_sign_in").map { .client(.deviceSignIn) }
             case "native_sign_in": bare(actionNode, "native_sign_in").map { .client(.nativeSignIn) }
+            case "mcp_sign_in": bare(actionNode, "mcp_sign_in").map { .client(.mcpSignIn) }
             case "revoke": reader.enumeration(actionNode, "revoke", as: RevocationTarget.self).map(StepAction.revoke)
             case "concurrently": concurrently(actionNode)
             case "advance": reader.duration(actionNode, "advance").map(StepAction.advance)

@@ -15,6 +15,7 @@ enum RuleActionRegistry {
         RetryLater.self,
         IDTokenAlteration.self,
         DPoPNonceRenewal.self,
+        DocumentAlteration.self,
     ]
 
     static let keys = actions.map { $0.key }

@@ -1,0 +1,38 @@
+/// An MCP server's endpoint as its authorization sees it (MCP authorization 2026-07-28, "Protected
+/// Resource Metadata Discovery Requirements"): a protected resource that takes the provider's bearer
+/// tokens in the Authorization header, and whose 401 names its Protected Resource Metadata in
+/// `WWW-Authenticate: Bearer resource_metadata="…"` (RFC 9728 §5.1), with the scope it needs.
+struct MCPEndpoint: Sendable {
+    let ledger: TokenLedger
+    let policy: MCPServerPolicy
+
+    /// - Parameter origin: the provider's primary origin, where the server and its metadata live.
+    func serve(_ request: ProviderRequest, origin: String, at now: Duration) -> ProviderResponse {
+        guard let presented = request.bearerToken else {
+            return challenge(origin: origin, error: nil)
+        }
+        guard let token = ledger.validAccessToken(presented, at: now) else {
+            return challenge(origin: origin, error: "invalid_token")
+        }
+        return .json(200, sortedMembers: [("path", .string(request.path)), ("subject", .string(token.subject))])
+    }
+
+    /// The server's canonical URI (MCP "Canonical Server URI"), which `resource` names.
+    static func canonicalURI(origin: String) -> String { origin + Endpoint.mcp.path }
+
+    private func challenge(origin: String, error: String?) -> ProviderResponse {
+        var parameters: [String] = []
+        if let metadata = policy.challengeNames { parameters.append("resource_metadata=\"\(origin + metadata.path)\"") }
+        if let scope = policy.challengeScope { parameters.append("scope=\"\(scope)\"") }
+        if let error { parameters.append("error=\"\(error)\"") }
+        return ProviderResponse(
+            status: 401,
+            headers: [
+                HeaderField(
+                    "WWW-Authenticate",
+                    parameters.isEmpty ? "Bearer" : "Bearer " + parameters.joined(separator: ", ")
+                )
+            ]
+        )
+    }
+}

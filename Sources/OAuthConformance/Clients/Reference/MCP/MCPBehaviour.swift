@@ -1,0 +1,101 @@
+/// The reference client's MCP authorization decisions (MCP authorization 2026-07-28), each set to
+/// its conforming value; each defect below switches exactly one.
+public struct MCPBehaviour: Sendable, Equatable {
+    /// Where the client looks for the server's Protected Resource Metadata, in order.
+    public enum MetadataOrder: Sendable, Equatable {
+        /// The spec's: the challenge's `resource_metadata`, then the path-based well-known URL,
+        /// then the root one ("Protected Resource Metadata Discovery Requirements").
+        case challengeThenPathThenRoot
+        /// The defect: the challenge's URL ignored, the well-known URLs tried.
+        case ignoresChallenge
+        /// The defect: the root well-known URL before the path-based one.
+        case rootBeforePath
+        /// The defect: the path-based well-known URL only, no fallback to the root.
+        case noRootFallback
+    }
+
+    /// Which authorization server metadata URLs the client builds from the issuer, in order.
+    public enum ServerMetadataOrder: Sendable, Equatable {
+        /// The spec's ("Authorization Server Metadata Discovery"): for an issuer with a path, RFC 8414
+        /// path insertion, OpenID Connect path insertion, then OpenID Connect path appending; for
+        /// one without, RFC 8414 then OpenID Connect.
+        case specOrder
+        /// The defect: the OpenID Connect URLs before RFC 8414's.
+        case openIDFirst
+        /// The defect: the issuer's path dropped, only the origin's well-known URLs tried.
+        case ignoresIssuerPath
+    }
+
+    public var metadataOrder = MetadataOrder.challengeThenPathThenRoot
+    /// RFC 9728 §3.3: the document's `resource` must be the server it was fetched for. Off, any is taken.
+    public var checksResource = true
+    public var serverMetadataOrder = ServerMetadataOrder.specOrder
+    /// RFC 8414 §3.3, MCP: the metadata's `issuer` must be the one its URL was built from. Off, any is taken.
+    public var checksIssuer = true
+    /// MCP "Authorization Code Protection": without `S256` in `code_challenge_methods_supported`,
+    /// the client refuses to proceed. Off, it proceeds with S256 anyway.
+    public var requiresS256 = true
+    /// RFC 8707 §2: the server's canonical URI as `resource` in the authorization request.
+    public var resourceInAuthorizationRequest = true
+    /// RFC 8707 §2: the same `resource` in every token request: the code's and each refresh's.
+    public var resourceInTokenRequests = true
+    /// MCP "Scope Selection Strategy": the challenge's `scope` first, then the metadata's
+    /// `scopes_supported`. Off, the challenge's scope is ignored.
+    public var scopeFromChallenge = true
+
+    public init() {}
+
+    public static let conforming = MCPBehaviour()
+}
+
+extension MCPBehaviour {
+    /// The deliberate bugs of its knobs (`ClientBehaviour.mcp`), each switching one knob from its
+    /// conforming value, as a real MCP client's bug would: `DefectiveClient.catalogue` holds them,
+    /// and `conformance selftest` proves that some scenario fails each.
+    static let defects: [DefectiveClient] = [
+        .defect(
+            "mcp-ignores-challenge-metadata-url",
+            "ignores the resource_metadata URL of the MCP server's 401 and looks at the well-known URLs"
+        ) { $0.mcp.metadataOrder = .ignoresChallenge },
+        .defect(
+            "mcp-root-metadata-first",
+            "looks for Protected Resource Metadata at the root well-known URL before the path-based one"
+        ) { $0.mcp.metadataOrder = .rootBeforePath },
+        .defect(
+            "mcp-no-root-metadata-fallback",
+            "looks for Protected Resource Metadata at the path-based well-known URL only"
+        ) { $0.mcp.metadataOrder = .noRootFallback },
+        .defect(
+            "mcp-any-metadata-resource",
+            "takes Protected Resource Metadata whose resource names another server"
+        ) { $0.mcp.checksResource = false },
+        .defect(
+            "mcp-openid-configuration-first",
+            "asks for the OpenID configuration before the RFC 8414 authorization server metadata"
+        ) { $0.mcp.serverMetadataOrder = .openIDFirst },
+        .defect(
+            "mcp-drops-issuer-path",
+            "looks for an issuer's metadata at its origin's well-known URLs, leaving out the issuer's path"
+        ) { $0.mcp.serverMetadataOrder = .ignoresIssuerPath },
+        .defect(
+            "mcp-any-metadata-issuer",
+            "uses authorization server metadata whose issuer is not the one it asked about"
+        ) { $0.mcp.checksIssuer = false },
+        .defect(
+            "mcp-proceeds-without-s256",
+            "signs in at an authorization server that does not list S256 in code_challenge_methods_supported"
+        ) { $0.mcp.requiresS256 = false },
+        .defect(
+            "mcp-no-resource-in-authorization-request",
+            "leaves resource out of the authorization request"
+        ) { $0.mcp.resourceInAuthorizationRequest = false },
+        .defect(
+            "mcp-no-resource-in-token-requests",
+            "leaves resource out of its token requests"
+        ) { $0.mcp.resourceInTokenRequests = false },
+        .defect(
+            "mcp-ignores-challenge-scope",
+            "asks for every scope the metadata lists instead of the scope the MCP server's 401 names"
+        ) { $0.mcp.scopeFromChallenge = false },
+    ]
+}
