@@ -247,7 +247,7 @@ public final class MockProvider: Sendable {
         case .protectedResourceMetadata, .protectedResourceMetadataRoot:
             ProtectedResourceMetadataEndpoint.serve(origin: origin, issuer: issuer, policy: settings.mcp)
         case nil:
-            ProviderResponse(status: 404, headers: [HeaderField("Content-Type", "text/plain")], body: "not found\n")
+            .notFound
         }
     }
 

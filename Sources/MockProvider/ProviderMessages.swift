@@ -143,6 +143,13 @@ public struct ProviderResponse: Sendable, Equatable {
         HeaderField("Pragma", "no-cache"),
     ]
 
+    /// What the provider answers at a path it serves nothing at.
+    static let notFound = ProviderResponse(
+        status: 404,
+        headers: [HeaderField("Content-Type", "text/plain")],
+        body: "not found\n"
+    )
+
     static func json(_ status: Int, _ body: JSONValue, extraHeaders: [HeaderField] = []) -> ProviderResponse {
         ProviderResponse(
             status: status,

@@ -27,13 +27,7 @@ enum MetadataEndpoint {
             case .openID:
                 [Endpoint.openIDConfiguration.path + issuerPath, issuerPath + Endpoint.openIDConfiguration.path]
             }
-        guard paths.contains(path) else {
-            return ProviderResponse(
-                status: 404,
-                headers: [HeaderField("Content-Type", "text/plain")],
-                body: "not found\n"
-            )
-        }
+        guard paths.contains(path) else { return .notFound }
         switch document {
         case .oauth: return .json(200, .object(oauthMembers(issuer: issuer, origin: origin, settings: settings)))
         case .openID: return openIDConfiguration(issuer: issuer, origin: origin, settings: settings)
