@@ -646,6 +646,26 @@ struct BuiltInSuiteTests {
             defect: "mcp-ignores-challenge-scope",
             brokenExpectation: "authorize request no. 1 has scope = files:read"
         ),
+        Proof(
+            scenario: "mcp/authorization-response-issuer-checked/issuer_with_trailing_slash",
+            defect: "mcp-normalizes-iss",
+            brokenExpectation: "step 1 (mcp_sign_in) outcome"
+        ),
+        Proof(
+            scenario: "mcp/authorization-response-issuer-checked/issuer_with_upper_case_scheme",
+            defect: "mcp-normalizes-iss",
+            brokenExpectation: "step 1 (mcp_sign_in) outcome"
+        ),
+        Proof(
+            scenario: "mcp/authorization-response-without-iss-accepted-when-unadvertised",
+            defect: "mcp-demands-unadvertised-iss",
+            brokenExpectation: "step 1 (mcp_sign_in) outcome"
+        ),
+        Proof(
+            scenario: "mcp/authorization-error-response-with-wrong-iss-not-acted-on",
+            defect: "no-iss-check",
+            brokenExpectation: "step 1 (mcp_sign_in) outcome"
+        ),
     ]
 
     /// The reference client declares `dpop_downgrade: refuse`, so the defects run against that

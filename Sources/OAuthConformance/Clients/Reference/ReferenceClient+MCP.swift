@@ -102,7 +102,17 @@ extension ReferenceClient {
             )
         }
 
-        mcpAuthorization = MCPAuthorization(issuer: issuer, tokenEndpoint: tokenEndpoint, resource: server)
+        let expectedIssuer = ExpectedIssuer(
+            identifier: issuer,
+            requiredInResponse: behaviour.mcp.demandsUnadvertisedIssuer
+                || serverMetadata["authorization_response_iss_parameter_supported"] == .bool(true),
+            comparison: behaviour.mcp.issuerComparison
+        )
+        mcpAuthorization = MCPAuthorization(
+            expectedIssuer: expectedIssuer,
+            tokenEndpoint: tokenEndpoint,
+            resource: server
+        )
         let request = AuthorizationRequest(
             state: behaviour.unguessableState ? AuthorizationRequest.random() : "state",
             codeVerifier: AuthorizationRequest.random(),

@@ -42,6 +42,12 @@ public struct MCPBehaviour: Sendable, Equatable {
     /// MCP "Scope Selection Strategy": the challenge's `scope` first, then the metadata's
     /// `scopes_supported`. Off, the challenge's scope is ignored.
     public var scopeFromChallenge = true
+    /// MCP "Authorization Response Validation": `iss` compared with the recorded issuer as a
+    /// simple string, never normalized.
+    var issuerComparison = ExpectedIssuer.Comparison.exact
+    /// The defect: a response without `iss` refused although the authorization server never
+    /// advertised sending it (the table's last row says proceed).
+    public var demandsUnadvertisedIssuer = false
 
     public init() {}
 
@@ -97,5 +103,13 @@ extension MCPBehaviour {
             "mcp-ignores-challenge-scope",
             "asks for every scope the metadata lists instead of the scope the MCP server's 401 names"
         ) { $0.mcp.scopeFromChallenge = false },
+        .defect(
+            "mcp-normalizes-iss",
+            "compares the authorization response's iss with the issuer after case folding and dropping a trailing slash"
+        ) { $0.mcp.issuerComparison = .normalized },
+        .defect(
+            "mcp-demands-unadvertised-iss",
+            "refuses an authorization response without iss from an authorization server that never advertised sending it"
+        ) { $0.mcp.demandsUnadvertisedIssuer = true },
     ]
 }
