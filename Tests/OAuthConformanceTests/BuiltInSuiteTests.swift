@@ -597,6 +597,11 @@ struct BuiltInSuiteTests {
             brokenExpectation: "no prm requests"
         ),
         Proof(
+            scenario: "mcp/protected-resource-metadata-from-challenge-at-its-own-path",
+            defect: "mcp-ignores-challenge-metadata-url",
+            brokenExpectation: "number of prm_named requests is exactly 1"
+        ),
+        Proof(
             scenario: "mcp/protected-resource-metadata-well-known-order",
             defect: "mcp-root-metadata-first",
             brokenExpectation: "no prm_root requests"
