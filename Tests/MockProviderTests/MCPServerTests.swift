@@ -27,6 +27,45 @@ struct MCPServerTests {
         }
     }
 
+    @Test(
+        "an authorized JSON-RPC message gets an MCP server's answer: initialize, tools, a notification, an unknown method; an unauthorized one the 401"
+    )
+    func jsonRPCMessages() async throws {
+        try await RunningProvider.with { provider in
+            func post(_ message: String, token: String?) async throws -> RunningProvider.Answer {
+                var headers = [("Content-Type", "application/json"), ("Accept", "application/json, text/event-stream")]
+                if let token { headers.append(("Authorization", "Bearer \(token)")) }
+                return try await provider.send("POST", path: "/mcp", headers: headers, body: message)
+            }
+            let initialize =
+                #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}"#
+            #expect(try await post(initialize, token: nil).status == 401)
+            let token = try #require(try await provider.passwordGrant().json?["access_token"]?.stringValue)
+            let initialized = try await post(initialize, token: token)
+            #expect(initialized.status == 200)
+            #expect(initialized.json?["id"] == .integer(1))
+            #expect(initialized.json?["result"]?["protocolVersion"] == .string("2025-11-25"))
+            let notification = try await post(#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, token: token)
+            #expect(notification.status == 202)
+            let tools = try await post(#"{"jsonrpc":"2.0","id":"a","method":"tools/list"}"#, token: token)
+            #expect(tools.json?["id"] == .string("a"))
+            #expect(tools.json?["result"]?["tools"] != nil)
+            let call = try await post(
+                #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{}}}"#,
+                token: token
+            )
+            #expect(call.json?["result"]?["isError"] == .bool(false))
+            let unknown = try await post(#"{"jsonrpc":"2.0","id":3,"method":"resources/list"}"#, token: token)
+            #expect(unknown.json?["error"]?["code"] == .integer(-32601))
+            let stream = try await provider.send(
+                "GET",
+                path: "/mcp",
+                headers: [("Authorization", "Bearer \(token)"), ("Accept", "text/event-stream")]
+            )
+            #expect(stream.status == 405)
+        }
+    }
+
     @Test("the challenge names the root metadata URL, none, and a scope, as the settings say")
     func challengeSettings() async throws {
         var settings = ProviderSettings()

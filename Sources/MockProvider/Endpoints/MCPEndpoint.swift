@@ -1,7 +1,8 @@
 /// An MCP server's endpoint as its authorization sees it (MCP authorization 2026-07-28, "Protected
 /// Resource Metadata Discovery Requirements"): a protected resource that takes the provider's bearer
 /// tokens in the Authorization header, and whose 401 names its Protected Resource Metadata in
-/// `WWW-Authenticate: Bearer resource_metadata="…"` (RFC 9728 §5.1), with the scope it needs.
+/// `WWW-Authenticate: Bearer resource_metadata="…"` (RFC 9728 §5.1), with the scope it needs. Once
+/// authorized, a JSON-RPC message POSTed to it gets an MCP server's answer (`MCPMessageAnswer`).
 struct MCPEndpoint: Sendable {
     let ledger: TokenLedger
     let policy: MCPServerPolicy
@@ -13,6 +14,12 @@ struct MCPEndpoint: Sendable {
         }
         guard let token = ledger.validAccessToken(presented, at: now) else {
             return challenge(origin: origin, error: "invalid_token")
+        }
+        if request.method == "POST", let answer = MCPMessageAnswer.answer(request.body) { return answer }
+        if request.method == "GET", request.header("Accept")?.contains("text/event-stream") == true {
+            // A client's stream for the server's own messages: this server sends none (Streamable HTTP
+            // lets a server refuse the stream with 405).
+            return ProviderResponse(status: 405, headers: [HeaderField("Allow", "POST")])
         }
         return .json(200, sortedMembers: [("path", .string(request.path)), ("subject", .string(token.subject))])
     }
