@@ -178,7 +178,8 @@ class MCPAdapter(Adapter):
     async def _open_browser(self, authorization_url):
         """The SDK's redirect_handler: the browser is the harness, when a sign-in is under way."""
         if self.sign_in is None or self.sign_in.url.done():
-            raise SignInNeeded(f"the MCP SDK asks the user to sign in again (it would open {authorization_url})")
+            endpoint = authorization_url.split("?")[0]
+            raise SignInNeeded(f"the MCP SDK asks the user to sign in again (its redirect_handler was given {endpoint})")
         self.sign_in.url.set_result(authorization_url)
 
     async def _wait_for_callback(self):
