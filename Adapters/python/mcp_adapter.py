@@ -77,7 +77,7 @@ class SignIn:
 class MCPAdapter(Adapter):
     name = "mcp"
     version = f"{version('mcp')} (httpx2 {version('httpx2')})"
-    capabilities = ["mcp_discovery", "restart", "custom_ca", "concurrency"]
+    capabilities = ["mcp_discovery", "authorization_code", "restart", "custom_ca", "concurrency"]
 
     def __init__(self):
         self.loop = asyncio.new_event_loop()
@@ -107,6 +107,11 @@ class MCPAdapter(Adapter):
         self.run(self._start())
 
     def mcp_authorization_url(self):
+        return self.run(self._begin_sign_in())
+
+    def authorization_url(self):
+        # The SDK's code flow has one way in: its MCP sign-in, from the server's 401 (the provider is
+        # the MCP server's authorization server). The plain code flow's first half is that.
         return self.run(self._begin_sign_in())
 
     def complete_authorization(self, redirect_url):
@@ -194,7 +199,12 @@ class MCPAdapter(Adapter):
             return await call(client) if call else None
 
     async def _begin_sign_in(self):
-        self._abandon_sign_in()
+        # The application's "sign in": the SDK signs in only when it holds no valid token, and its
+        # TokenStorage has no delete, so the application forgets the session it stored (the storage
+        # is the application's; the client information stays) and connects with a new provider.
+        await self._close()
+        await self.storage.set_tokens(None)
+        await self._start()
         sign_in = self.sign_in = SignIn()
         sign_in.connection = asyncio.ensure_future(self._connect())
         done, _ = await asyncio.wait({sign_in.connection, sign_in.url}, timeout=WAIT, return_when=asyncio.FIRST_COMPLETED)
