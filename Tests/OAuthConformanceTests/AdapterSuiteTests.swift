@@ -68,6 +68,7 @@ struct AdapterSuiteTests {
         "python/requests-oauthlib.yaml",
         "python/requests-oauth2client.yaml",
         "python/google-auth-oauthlib.yaml",
+        "python/mcp.yaml",
         "go/x-oauth2.yaml",
         "go-cli-oauth/cli-oauth.yaml",
         "java/google-oauth-client.yaml",
