@@ -33,6 +33,8 @@ public enum Endpoint: String, Sendable, Hashable, CaseIterable {
     case protectedResourceMetadata = "prm"
     /// The same document at the root well-known URL, where an MCP client looks next.
     case protectedResourceMetadataRoot = "prm_root"
+    /// RFC 7591 §3: Dynamic Client Registration, where the scenario offers it.
+    case register
 
     public var path: String {
         switch self {
@@ -52,6 +54,7 @@ public enum Endpoint: String, Sendable, Hashable, CaseIterable {
         case .mcp: "/mcp"
         case .protectedResourceMetadata: "/.well-known/oauth-protected-resource/mcp"
         case .protectedResourceMetadataRoot: "/.well-known/oauth-protected-resource"
+        case .register: "/register"
         }
     }
 
