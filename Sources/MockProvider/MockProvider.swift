@@ -74,7 +74,9 @@ public final class MockProvider: Sendable {
         self.registrationEndpoint = RegistrationEndpoint(registrations: registrations)
         let authenticator = ClientAuthenticator(
             client: settings.client,
-            registrations: registrations,
+            // Only where the scenario changes how clients register: the token endpoint's hot path
+            // stays as it was for every other scenario.
+            registrations: settings.registration == ClientRegistrationPolicy() ? nil : registrations,
             assertions: assertions,
             publicClient: settings.clientAuthentication.isConfidential
                 ? nil : PublicClientIdentification(clientID: settings.client.id)
