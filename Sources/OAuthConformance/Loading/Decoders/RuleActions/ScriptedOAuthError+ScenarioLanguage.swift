@@ -29,7 +29,8 @@ extension ScriptedOAuthError: ScenarioRuleAction {
 
     var explanation: String {
         let status = status ?? OAuthErrorCode(rawValue: code)?.defaultStatus ?? 400
-        return "answers with the RFC 6749 §5.2 error \(code) (HTTP \(status))"
+        let source = RegistrationErrorCode(rawValue: code) == nil ? "RFC 6749 §5.2" : "RFC 7591 §3.2.2"
+        return "answers with the \(source) error \(code) (HTTP \(status))"
             + (description.map { ", description \"\($0)\"" } ?? "")
     }
 }
