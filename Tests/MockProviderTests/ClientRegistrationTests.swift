@@ -71,6 +71,30 @@ struct ClientRegistrationTests {
         }
     }
 
+    @Test("with a substituted method, a client that asked for none is registered with a secret, and told so")
+    func substituted() async throws {
+        var settings = Self.notPreRegistered
+        settings.registration.substitutedAuthMethod = "client_secret_basic"
+        try await RunningProvider.with(settings) { provider in
+            let answer = try #require(
+                try await Self.register(
+                    provider,
+                    #"{"redirect_uris": ["http://127.0.0.1/callback"], "token_endpoint_auth_method": "none"}"#
+                ).json
+            )
+            #expect(answer["token_endpoint_auth_method"]?.stringValue == "client_secret_basic")
+            let secret = try #require(answer["client_secret"]?.stringValue)
+            let password = [("grant_type", "password"), ("username", "alice"), ("password", "wonderland")]
+            #expect(
+                try await provider.token(password, basic: ClientCredentials(id: "registered-client-1", secret: secret))
+                    .status == 200
+            )
+            #expect(
+                try await provider.token(password + [("client_id", "registered-client-1")], basic: nil).status == 401
+            )
+        }
+    }
+
     @Test(
         "a registration without redirect URIs, with an http one off loopback, or without a JSON object is refused 400 (RFC 7591 §3.2.2)"
     )

@@ -681,6 +681,11 @@ struct BuiltInSuiteTests {
             defect: "mcp-takes-registration-without-client-id",
             brokenExpectation: "number of authorize requests is exactly 1"
         ),
+        Proof(
+            scenario: "mcp/registration-substituted-auth-method-honoured",
+            defect: "mcp-ignores-registered-auth-method",
+            brokenExpectation: "no token requests (status 401)"
+        ),
     ]
 
     /// The reference client declares `dpop_downgrade: refuse`, so the defects run against that

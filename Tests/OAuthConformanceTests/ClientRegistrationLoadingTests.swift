@@ -27,6 +27,11 @@ struct ClientRegistrationLoadingTests {
                 )
         )
         #expect(
+            try provider(
+                "client_registration: { pre_registered: false, dynamic_registration: true, substitute_auth_method: client_secret_post }"
+            ).registration.substitutedAuthMethod == "client_secret_post"
+        )
+        #expect(
             try provider("client_registration: { dynamic_registration: true }").registration
                 == ClientRegistrationPolicy(dynamicRegistration: true)
         )
@@ -44,8 +49,15 @@ struct ClientRegistrationLoadingTests {
         )
         #expect(
             problems("client_registration: { dynamic: true }") == [
-                "broken.yaml:7:26: error: unknown key 'dynamic' in provider.client_registration (allowed: pre_registered, dynamic_registration, client_id_metadata_document)"
+                "broken.yaml:7:26: error: unknown key 'dynamic' in provider.client_registration (allowed: pre_registered, dynamic_registration, client_id_metadata_document, substitute_auth_method)"
             ]
+        )
+        #expect(
+            problems("client_registration: { dynamic_registration: true, substitute_auth_method: tls_client_auth }")
+                .first?.hasPrefix(
+                    "broken.yaml:7:78: error: 'tls_client_auth' is not a valid client_registration.substitute_auth_method"
+                ) == true,
+            "\(problems("client_registration: { dynamic_registration: true, substitute_auth_method: tls_client_auth }"))"
         )
         #expect(
             problems("client_registration: { pre_registered: false }") == [

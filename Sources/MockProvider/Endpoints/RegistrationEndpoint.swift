@@ -8,9 +8,6 @@ import Foundation
 struct RegistrationEndpoint: Sendable {
     let registrations: ClientRegistrations
 
-    /// The methods this provider registers; `client_secret_basic` is RFC 7591 §2's default.
-    static let authMethods = ["none", "client_secret_basic", "client_secret_post"]
-
     func serve(_ request: ProviderRequest, unixNow: Int) -> ProviderResponse {
         guard registrations.policy.dynamicRegistration else { return .notFound }
         guard request.method == "POST" else {
@@ -36,13 +33,15 @@ struct RegistrationEndpoint: Sendable {
                 "\(refused.isEmpty ? "a redirect URI that is not a string" : refused) is not a loopback http or an https URI without a fragment (MCP authorization, Communication Security)"
             )
         }
-        let method = metadata["token_endpoint_auth_method"]?.stringValue ?? "client_secret_basic"
-        guard Self.authMethods.contains(method) else {
+        let asked = metadata["token_endpoint_auth_method"]?.stringValue ?? "client_secret_basic"
+        guard ClientRegistrationPolicy.registrableAuthMethods.contains(asked) else {
             return Self.refusal(
                 .invalidClientMetadata,
-                "token_endpoint_auth_method \(method) is not one of " + Self.authMethods.joined(separator: ", ")
+                "token_endpoint_auth_method \(asked) is not one of "
+                    + ClientRegistrationPolicy.registrableAuthMethods.joined(separator: ", ")
             )
         }
+        let method = registrations.policy.substitutedAuthMethod ?? asked
         let client = registrations.register(public: method == "none", redirectURIs: redirectURIs)
         metadata["token_endpoint_auth_method"] = .string(method)
         metadata["client_id"] = .string(client.id)

@@ -12,12 +12,25 @@ public struct ClientRegistrationPolicy: Sendable, Equatable {
     /// MCP "Client ID Metadata Documents": `client_id_metadata_document_supported: true` in the
     /// metadata, and any `https` URL with a path taken as a public client's `client_id`.
     public var clientIDMetadataDocuments = false
+    /// RFC 7591 §3.2.1 lets the server "replace any of the client's requested metadata values":
+    /// set, every registration is made with this `token_endpoint_auth_method` whatever the client
+    /// asked for (with a secret unless it is `none`), and the answer says so.
+    public var substitutedAuthMethod: String?
 
-    public init(preRegistered: Bool = true, dynamicRegistration: Bool = false, clientIDMetadataDocuments: Bool = false)
-    {
+    /// The `token_endpoint_auth_method`s this provider registers; `client_secret_basic` is RFC 7591
+    /// §2's default.
+    public static let registrableAuthMethods = ["none", "client_secret_basic", "client_secret_post"]
+
+    public init(
+        preRegistered: Bool = true,
+        dynamicRegistration: Bool = false,
+        clientIDMetadataDocuments: Bool = false,
+        substitutedAuthMethod: String? = nil
+    ) {
         self.preRegistered = preRegistered
         self.dynamicRegistration = dynamicRegistration
         self.clientIDMetadataDocuments = clientIDMetadataDocuments
+        self.substitutedAuthMethod = substitutedAuthMethod
     }
 
     /// MCP "Client ID Metadata Documents": the `client_id` is an `https` URL with a path. The

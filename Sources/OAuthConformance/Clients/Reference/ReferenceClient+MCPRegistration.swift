@@ -124,7 +124,8 @@ extension ReferenceClient {
         // §3.2.1: the server may register another method than the one asked for; the registered one is used.
         let secret = body?["client_secret"]?.stringValue
         let authentication: ClientAuthenticationMethod
-        switch body?["token_endpoint_auth_method"]?.stringValue ?? "none" {
+        let registeredMethod = behaviour.mcp.usesRegisteredAuthMethod ? body?["token_endpoint_auth_method"] : nil
+        switch registeredMethod?.stringValue ?? "none" {
         case "none": authentication = .publicClient
         case "client_secret_basic" where secret != nil, "client_secret_post" where secret != nil:
             authentication = .clientSecret

@@ -152,7 +152,7 @@ struct ProviderDecoder {
     /// `client_registration: { pre_registered: false, dynamic_registration: true, client_id_metadata_document: true }`:
     /// how the client gets its client ID (MCP authorization, "Client Registration").
     private func clientRegistration(_ node: Node) -> ClientRegistrationPolicy? {
-        let keys = ["pre_registered", "dynamic_registration", "client_id_metadata_document"]
+        let keys = ["pre_registered", "dynamic_registration", "client_id_metadata_document", "substitute_auth_method"]
         guard let fields = reader.mapping(node, "provider.client_registration", allowedKeys: keys) else { return nil }
         var policy = ClientRegistrationPolicy()
         if let value = fields["pre_registered"].flatMap({ reader.bool($0, "client_registration.pre_registered") }) {
@@ -167,6 +167,16 @@ struct ProviderDecoder {
             reader.bool($0, "client_registration.client_id_metadata_document")
         }) {
             policy.clientIDMetadataDocuments = value
+        }
+        // `substitute_auth_method: client_secret_basic`: registrations are made with it, whatever is asked.
+        if let node = fields["substitute_auth_method"],
+            let method = reader.word(
+                node,
+                "client_registration.substitute_auth_method",
+                among: ClientRegistrationPolicy.registrableAuthMethods
+            )
+        {
+            policy.substitutedAuthMethod = method
         }
         if !policy.preRegistered, !policy.dynamicRegistration, !policy.clientIDMetadataDocuments {
             reader.error(

@@ -70,6 +70,9 @@ public struct MCPBehaviour: Sendable, Equatable {
     /// `application_type`. Off, it is left out.
     public var sendsApplicationType = true
     public var registrationAnswer = RegistrationAnswer.checked
+    /// RFC 7591 §3.2.1: the client authenticates as the answer says it was registered, which may
+    /// be another method than it asked for. Off, it authenticates as it asked (a public client).
+    public var usesRegisteredAuthMethod = true
 
     public init() {}
 
@@ -149,5 +152,9 @@ extension MCPBehaviour {
             "mcp-takes-registration-without-client-id",
             "takes a registration answered without client_id and goes on to the authorization endpoint without one"
         ) { $0.mcp.registrationAnswer = .clientIDNotRequired },
+        .defect(
+            "mcp-ignores-registered-auth-method",
+            "authenticates as it asked to be registered (a public client) when the registration's answer names another token_endpoint_auth_method"
+        ) { $0.mcp.usesRegisteredAuthMethod = false },
     ]
 }
