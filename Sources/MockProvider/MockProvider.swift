@@ -24,6 +24,7 @@ public final class MockProvider: Sendable {
     private let appServerTokenEndpoint: AppServerTokenEndpoint
     private let appServerResourceEndpoint: ResourceEndpoint
     private let mcpEndpoint: MCPEndpoint
+    private let registrationEndpoint: RegistrationEndpoint
     private let pushedAuthorizationEndpoint: PushedAuthorizationEndpoint
     private let deviceAuthorizationEndpoint: DeviceAuthorizationEndpoint
     private let deviceCodes: DeviceCodes
@@ -69,8 +70,13 @@ public final class MockProvider: Sendable {
                 unixNow: { Int(clock.now.timeIntervalSince1970) },
                 capacity: tokenCapacity
             ) : nil
+        let registrations = ClientRegistrations(policy: settings.registration)
+        self.registrationEndpoint = RegistrationEndpoint(registrations: registrations)
         let authenticator = ClientAuthenticator(
             client: settings.client,
+            // Only where the scenario changes how clients register: the token endpoint's hot path
+            // stays as it was for every other scenario.
+            registrations: settings.registration == ClientRegistrationPolicy() ? nil : registrations,
             assertions: assertions,
             publicClient: settings.clientAuthentication.isConfidential
                 ? nil : PublicClientIdentification(clientID: settings.client.id)
@@ -109,7 +115,12 @@ public final class MockProvider: Sendable {
         )
         self.resourceEndpoint = ResourceEndpoint(ledger: ledger, dpop: dpop)
         let pushed = PushedAuthorizationRequests()
-        self.authorizationEndpoint = AuthorizationEndpoint(settings: settings, codes: codes, pushed: pushed)
+        self.authorizationEndpoint = AuthorizationEndpoint(
+            settings: settings,
+            codes: codes,
+            pushed: pushed,
+            registrations: registrations
+        )
         self.pushedAuthorizationEndpoint = PushedAuthorizationEndpoint(
             authenticator: authenticator,
             requests: pushed,
@@ -244,6 +255,7 @@ public final class MockProvider: Sendable {
         case .appToken: appServerTokenEndpoint.serve(request, at: now)
         case .appResource: appServerResourceEndpoint.serve(request, at: now)
         case .mcp: mcpEndpoint.serve(request, origin: origin, at: now)
+        case .register: registrationEndpoint.serve(request, unixNow: Int(clock.now.timeIntervalSince1970))
         case .protectedResourceMetadata, .protectedResourceMetadataRoot, .protectedResourceMetadataNamed:
             ProtectedResourceMetadataEndpoint.serve(origin: origin, issuer: issuer, policy: settings.mcp)
         case nil:

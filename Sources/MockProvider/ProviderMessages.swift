@@ -58,6 +58,24 @@ public struct ProviderRequest: Sendable, Equatable {
         formFields.first { $0.name == name }?.value
     }
 
+    /// A member of a JSON object body (an RFC 7591 registration request's client metadata) as a
+    /// check reads a parameter: a string as it is, a list of strings space-separated (so that
+    /// `includes` finds one of `redirect_uris` or `grant_types`), any other value as JSON text;
+    /// `nil` when the body is no JSON object or lacks the member.
+    public func jsonMember(_ name: String) -> String? {
+        guard
+            headers.value(named: "Content-Type").map({ ASCII.hasCaseInsensitivePrefix($0.utf8, "application/json") })
+                == true,
+            let value = JSONValue.parse(body)?[name]
+        else { return nil }
+        switch value {
+        case .string(let text): return text
+        case .array(let items) where items.allSatisfy({ $0.stringValue != nil }):
+            return items.compactMap(\.stringValue).joined(separator: " ")
+        default: return value.serialized()
+        }
+    }
+
     /// The token of an `Authorization: Bearer …` header (the scheme is case-insensitive, RFC 6750 §2.1).
     public var bearerToken: String? {
         header("Authorization").flatMap { Self.credentials(ofScheme: "bearer", in: $0) }

@@ -47,6 +47,9 @@ public struct ProviderSettings: Sendable, Equatable {
     public var issuerPath: String?
     /// The MCP server's challenge and Protected Resource Metadata.
     public var mcp = MCPServerPolicy()
+    /// How the client gets its client ID: registered before the scenario (the default), by
+    /// Dynamic Client Registration, or by a Client ID Metadata Document URL.
+    public var registration = ClientRegistrationPolicy()
 
     public init(
         client: ClientCredentials = .init(id: "conformance-client", secret: "conformance-secret"),

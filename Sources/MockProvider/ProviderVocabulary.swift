@@ -36,6 +36,8 @@ public enum Endpoint: String, Sendable, Hashable, CaseIterable {
     /// The same document at a path of the server's own choosing, which a client learns only from
     /// the `resource_metadata` of the 401 (RFC 9728 §5.1 names a URL, not a well-known one).
     case protectedResourceMetadataNamed = "prm_named"
+    /// RFC 7591 §3: Dynamic Client Registration, where the scenario offers it.
+    case register
 
     public var path: String {
         switch self {
@@ -56,6 +58,7 @@ public enum Endpoint: String, Sendable, Hashable, CaseIterable {
         case .protectedResourceMetadata: "/.well-known/oauth-protected-resource/mcp"
         case .protectedResourceMetadataRoot: "/.well-known/oauth-protected-resource"
         case .protectedResourceMetadataNamed: "/mcp-server/resource-metadata.json"
+        case .register: "/register"
         }
     }
 

@@ -671,6 +671,46 @@ struct BuiltInSuiteTests {
             defect: "no-iss-check",
             brokenExpectation: "step 1 (mcp_sign_in) outcome"
         ),
+        Proof(
+            scenario: "mcp/pre-registered-client-id-used",
+            defect: "mcp-registers-when-pre-registered",
+            brokenExpectation: "number of register requests is exactly 0"
+        ),
+        Proof(
+            scenario: "mcp/client-id-metadata-document-used-when-advertised",
+            defect: "mcp-dcr-when-cimd-advertised",
+            brokenExpectation: "number of register requests is exactly 0"
+        ),
+        Proof(
+            scenario: "mcp/dynamic-registration-used-without-cimd",
+            defect: "mcp-cimd-when-not-advertised",
+            brokenExpectation: "number of register requests (status 201) is exactly 1"
+        ),
+        Proof(
+            scenario: "mcp/dynamic-registration-sends-application-type",
+            defect: "mcp-registers-without-application-type",
+            brokenExpectation: "register request no. 1 has application_type present"
+        ),
+        Proof(
+            scenario: "mcp/registration-refused-surfaced/invalid_client_metadata",
+            defect: "mcp-ignores-registration-refusal",
+            brokenExpectation: "number of authorize requests is exactly 1"
+        ),
+        Proof(
+            scenario: "mcp/registration-refused-surfaced/invalid_redirect_uri",
+            defect: "mcp-ignores-registration-refusal",
+            brokenExpectation: "number of authorize requests is exactly 1"
+        ),
+        Proof(
+            scenario: "mcp/registration-without-client-id-refused",
+            defect: "mcp-takes-registration-without-client-id",
+            brokenExpectation: "number of authorize requests is exactly 1"
+        ),
+        Proof(
+            scenario: "mcp/registration-substituted-auth-method-honoured",
+            defect: "mcp-ignores-registered-auth-method",
+            brokenExpectation: "no token requests (status 401)"
+        ),
     ]
 
     /// The reference client declares `dpop_downgrade: refuse`, so the defects run against that

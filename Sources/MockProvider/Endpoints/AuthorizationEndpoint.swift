@@ -7,10 +7,11 @@ struct AuthorizationEndpoint: Sendable {
     let settings: ProviderSettings
     let codes: AuthorizationCodes
     let pushed: PushedAuthorizationRequests
+    let registrations: ClientRegistrations
 
     func serve(_ request: ProviderRequest, issuer: String, at now: Duration) -> ProviderResponse {
         var query = Dictionary(request.queryItems.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
-        guard query["client_id"] == settings.client.id else {
+        guard let clientID = query["client_id"], let client = knownClient(clientID) else {
             return Self.errorPage("unknown or missing client_id")
         }
         // RFC 9126 §4: a request by reference is the pushed one; its client_id must be the pusher's.
@@ -21,14 +22,14 @@ struct AuthorizationEndpoint: Sendable {
                 guard parameters["client_id"] == nil || parameters["client_id"] == query["client_id"] else {
                     return Self.errorPage("the pushed request was made for another client_id")
                 }
-                query = parameters.merging(["client_id": settings.client.id]) { _, given in given }
+                query = parameters.merging(["client_id": clientID]) { _, given in given }
             }
         } else if settings.pushedAuthorization?.required == true {
             return Self.errorPage(
                 "this provider requires pushed authorization requests: push to /par and send request_uri (RFC 9126 §5)"
             )
         }
-        guard let redirectURI = registeredRedirectURI(query["redirect_uri"]) else {
+        guard let redirectURI = registeredRedirectURI(query["redirect_uri"], registered: client.redirectURIs) else {
             return Self.errorPage("redirect_uri is missing or not registered for this client")
         }
         let state = query["state"]
@@ -38,7 +39,7 @@ struct AuthorizationEndpoint: Sendable {
                 ["error": "unsupported_response_type", "state": state, "iss": issuer]
             )
         }
-        guard query["code_challenge"] != nil || settings.clientAuthentication.isConfidential else {
+        guard query["code_challenge"] != nil || client.isConfidential else {
             // RFC 9700 §2.1.1: a public client must use PKCE; providers answer its absence so.
             return Self.redirect(
                 to: redirectURI,
@@ -65,7 +66,7 @@ struct AuthorizationEndpoint: Sendable {
             }
         }
         let code = codes.issue(
-            clientID: settings.client.id,
+            clientID: clientID,
             redirectURI: query["redirect_uri"],
             challenge: query["code_challenge"],
             method: method,
@@ -81,11 +82,32 @@ struct AuthorizationEndpoint: Sendable {
         OpenIDScope.includesOpenID(query["scope"]) ? OpenIDRequest(nonce: query["nonce"]) : nil
     }
 
+    /// What the endpoint needs to know of a client it knows: the one registered before the
+    /// scenario (unless the scenario says there is none), or one registered during it.
+    private struct KnownClient {
+        let redirectURIs: [String]
+        let isConfidential: Bool
+    }
+
+    private func knownClient(_ clientID: String) -> KnownClient? {
+        if let registered = registrations.client(id: clientID) {
+            return KnownClient(
+                redirectURIs: registered.redirectURIs ?? settings.redirectURIs,
+                isConfidential: registered.secret != nil
+            )
+        }
+        guard registrations.policy.preRegistered, clientID == settings.client.id else { return nil }
+        return KnownClient(
+            redirectURIs: settings.redirectURIs,
+            isConfidential: settings.clientAuthentication.isConfidential
+        )
+    }
+
     /// The redirect URI to use: the one given if registered (a loopback URI on any port, RFC 8252
     /// §7.3), or the only registered one when none is given.
-    private func registeredRedirectURI(_ given: String?) -> String? {
-        guard let given else { return settings.redirectURIs.count == 1 ? settings.redirectURIs[0] : nil }
-        return settings.redirectURIs.contains { Self.matches(registered: $0, given: given) } ? given : nil
+    private func registeredRedirectURI(_ given: String?, registered: [String]) -> String? {
+        guard let given else { return registered.count == 1 ? registered[0] : nil }
+        return registered.contains { Self.matches(registered: $0, given: given) } ? given : nil
     }
 
     static func matches(registered: String, given: String) -> Bool {

@@ -80,6 +80,13 @@ enum MetadataEndpoint {
             // RFC 8414 §2: present whenever private_key_jwt or client_secret_jwt is listed.
             members["token_endpoint_auth_signing_alg_values_supported"] = .array([.string(algorithm)])
         }
+        if settings.registration.dynamicRegistration {
+            members["registration_endpoint"] = url(.register)
+        }
+        if settings.registration.clientIDMetadataDocuments {
+            // MCP authorization 2026-07-28, "Advertising Client ID Metadata Document Support".
+            members["client_id_metadata_document_supported"] = .bool(true)
+        }
         if settings.dpop != nil {
             // RFC 9449 §5.1.
             members["dpop_signing_alg_values_supported"] = .array(DPoPPolicy.signingAlgorithms.map(JSONValue.string))

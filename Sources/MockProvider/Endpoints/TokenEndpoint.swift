@@ -203,6 +203,12 @@ struct TokenEndpoint: Sendable {
         case .fresh(let fresh):
             code = fresh
         }
+        // RFC 6749 §4.1.3: the code was issued to the client redeeming it (which matters once
+        // clients register during the scenario, each with an id of its own).
+        let redeemer = request.formField("client_id") ?? request.basicCredentials?.id
+        guard redeemer == nil || redeemer == code.clientID else {
+            return invalidGrant("the authorization code was issued to another client")
+        }
         guard code.redirectURI == nil || request.formField("redirect_uri") == code.redirectURI else {
             return invalidGrant("redirect_uri differs from the authorization request's")
         }

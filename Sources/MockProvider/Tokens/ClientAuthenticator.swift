@@ -3,11 +3,15 @@ import Foundation
 /// RFC 6749 §2.3.1 client authentication, for every endpoint that requires it: HTTP Basic (each
 /// part form-encoded) or client_id/client_secret in the body, never both; or, for a client
 /// registered with `private_key_jwt` or `client_secret_jwt`, a signed assertion (`ClientAssertionVerifier`);
-/// or, for a public client, its `client_id` alone (`PublicClientIdentification`).
+/// or, for a public client, its `client_id` alone (`PublicClientIdentification`). A client registered
+/// during the scenario (`ClientRegistrations`) is authenticated as it registered: by its secret, or
+/// as a public client.
 struct ClientAuthenticator: Sendable {
     static let basicChallenge = HeaderField("WWW-Authenticate", "Basic realm=\"mock-provider\"")
 
     let client: ClientCredentials
+    /// The clients registered during the scenario, and whether `client` is registered at all.
+    let registrations: ClientRegistrations?
     /// Set for a client registered with `private_key_jwt` or `client_secret_jwt`: the secret then
     /// authenticates nothing by itself.
     let assertions: ClientAssertionVerifier?
@@ -20,10 +24,12 @@ struct ClientAuthenticator: Sendable {
 
     init(
         client: ClientCredentials,
+        registrations: ClientRegistrations? = nil,
         assertions: ClientAssertionVerifier? = nil,
         publicClient: PublicClientIdentification? = nil
     ) {
         self.client = client
+        self.registrations = registrations
         self.assertions = assertions
         self.publicClient = publicClient
         let needsNoEncoding =
@@ -40,6 +46,24 @@ struct ClientAuthenticator: Sendable {
 
     /// The error response, or `nil` when the client is authenticated.
     private func reject(_ request: ProviderRequest) -> ProviderResponse? {
+        if let registrations {
+            let presentedID = request.formField("client_id") ?? request.basicCredentials?.id
+            if let presentedID, let registered = registrations.client(id: presentedID) {
+                return ClientAuthenticator(
+                    client: ClientCredentials(id: registered.id, secret: registered.secret ?? ""),
+                    publicClient: registered.secret == nil ? PublicClientIdentification(clientID: registered.id) : nil
+                ).reject(request)
+            }
+            guard registrations.policy.preRegistered else {
+                return .oauthError(
+                    ScriptedOAuthError(
+                        code: "invalid_client",
+                        description:
+                            "unknown client \(presentedID ?? "(no client_id)"): this provider holds no registration made before the scenario; the client registers or names its metadata document"
+                    )
+                )
+            }
+        }
         if let publicClient {
             return publicClient.refusal(of: request).map {
                 .oauthError(

@@ -10,8 +10,16 @@ public struct ClientEnvironment: Sendable {
     /// Where the provider sends the browser back to; registered for the client.
     public var redirectURI: String
     /// The client's id and secret; for a public client (`clientAuthentication` `.publicClient`) the
-    /// secret is empty, as it has none: read `clientSecret`.
+    /// secret is empty, as it has none: read `clientSecret`. Both are empty for a client the
+    /// provider holds no registration for (`isPreRegistered` false).
     public var client: ClientCredentials
+    /// Whether the provider registered the client before the scenario (`client` holds its id);
+    /// without, the client gets a client ID itself (MCP authorization, "Client Registration"): by
+    /// its Client ID Metadata Document's URL or by Dynamic Client Registration (RFC 7591).
+    public var isPreRegistered: Bool
+    /// The URL of the client's Client ID Metadata Document, from its profile
+    /// (`client_id_metadata_url`): its `client_id` where the authorization server takes one.
+    public var clientIDMetadataDocumentURL: String?
     public var user: UserCredentials
     /// The virtual clock; an in-process client reads its time here.
     public var clock: VirtualClock
@@ -49,13 +57,20 @@ public struct ClientEnvironment: Sendable {
         idTokenSigningAlgorithm: String = "RS256",
         clientAuthentication: ClientAuthenticationMethod = .clientSecret,
         clientAssertionKey: String? = nil,
-        dpopSigningAlgorithms: [String]? = nil
+        dpopSigningAlgorithms: [String]? = nil,
+        isPreRegistered: Bool = true,
+        clientIDMetadataDocumentURL: String? = nil
     ) {
         self.endpoints = endpoints
         self.redirectURI = redirectURI
-        // A public client is given no secret, whatever the registration holds.
+        // A public client is given no secret, whatever the registration holds; a client that is
+        // not registered, neither id nor secret.
         self.client =
-            clientAuthentication.isConfidential ? client : ClientCredentials(id: client.id, secret: "")
+            !isPreRegistered
+            ? ClientCredentials(id: "", secret: "")
+            : clientAuthentication.isConfidential ? client : ClientCredentials(id: client.id, secret: "")
+        self.isPreRegistered = isPreRegistered
+        self.clientIDMetadataDocumentURL = clientIDMetadataDocumentURL
         self.user = user
         self.clock = clock
         self.storageDirectory = storageDirectory
@@ -67,6 +82,7 @@ public struct ClientEnvironment: Sendable {
         self.dpopSigningAlgorithms = dpopSigningAlgorithms
     }
 
-    /// The client's secret; `nil` for a public client, which has none.
-    public var clientSecret: String? { clientAuthentication.isConfidential ? client.secret : nil }
+    /// The client's secret; `nil` for a public client, which has none, and for a client that is not
+    /// registered.
+    public var clientSecret: String? { isPreRegistered && clientAuthentication.isConfidential ? client.secret : nil }
 }

@@ -13,6 +13,11 @@ public struct ClientProfile: Sendable, Equatable {
     /// a library that listens on a path of its own (`http://127.0.0.1:<port>/`, say) says so;
     /// `nil`, the harness's `http://127.0.0.1/callback`.
     public var redirectURI: String?
+    /// The URL of the client's Client ID Metadata Document (`client_id_metadata_url:`), an `https`
+    /// URL with a path, which it uses as its `client_id` where the authorization server advertises
+    /// them (MCP authorization, "Client ID Metadata Documents"); declaring one declares the
+    /// `client_id_metadata_document` capability.
+    public var clientIDMetadataURL: String?
     /// How long before expiry the client refreshes proactively.
     public var refreshWindow: Duration?
     /// What the client makes of a token response without `expires_in`; `nil` when it does not say.
@@ -37,6 +42,7 @@ public struct ClientProfile: Sendable, Equatable {
         signInMethods: [SignInMethod] = SignInMethod.undeclared,
         clientType: ClientType = .confidential,
         redirectURI: String? = nil,
+        clientIDMetadataURL: String? = nil,
         refreshWindow: Duration?,
         missingExpiresIn: MissingExpiresInPolicy? = nil,
         idTokenClockSkew: Duration? = nil,
@@ -47,9 +53,11 @@ public struct ClientProfile: Sendable, Equatable {
         self.name = name
         self.version = version
         self.capabilities = capabilities.union(signInMethods.compactMap(\.impliedCapability))
+            .union(clientIDMetadataURL == nil ? [] : [.clientIDMetadataDocument])
         self.signInMethods = signInMethods
         self.clientType = clientType
         self.redirectURI = redirectURI
+        self.clientIDMetadataURL = clientIDMetadataURL
         self.refreshWindow = refreshWindow
         self.missingExpiresIn = missingExpiresIn
         self.idTokenClockSkew = idTokenClockSkew

@@ -152,7 +152,9 @@ public struct ScenarioRunner: Sendable {
             clientAuthentication: settings.clientAuthentication,
             clientAssertionKey: settings.clientAuthentication == .privateKeyJWT
                 ? RegisteredClientKey.shared.privateJWK : nil,
-            dpopSigningAlgorithms: settings.dpop == nil ? nil : DPoPPolicy.signingAlgorithms
+            dpopSigningAlgorithms: settings.dpop == nil ? nil : DPoPPolicy.signingAlgorithms,
+            isPreRegistered: settings.registration.preRegistered,
+            clientIDMetadataDocumentURL: factory.profile.clientIDMetadataURL
         )
         let client: any ClientUnderTest
         do {

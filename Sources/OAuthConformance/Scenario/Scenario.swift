@@ -143,11 +143,24 @@ public struct Scenario: Sendable, Equatable {
             + (provider.clientAuthentication == .clientSecretJWT ? [.clientSecretJWT] : [])
             + (provider.pushedAuthorization == nil ? [] : [.pushedAuthorizationRequests])
             + (provider.dpop == nil ? [] : [.dpop])
+            + (provider.registration.requiredCapability.map { [$0] } ?? [])
         for capability in steps.flatMap(\.action.requiredCapabilities) + byProvider
         where !needed.contains(capability) {
             needed.append(capability)
         }
         return needed
+    }
+}
+
+extension ClientRegistrationPolicy {
+    /// What a client must declare to be judged where the provider holds no registration for it:
+    /// the way the spec's order ("Client Registration") has it get its client ID there, a Client ID
+    /// Metadata Document where one is taken, else Dynamic Client Registration. A client without
+    /// it is skipped with that reason, not failed for a registration it cannot make.
+    var requiredCapability: Capability? {
+        guard !preRegistered else { return nil }
+        if clientIDMetadataDocuments { return .clientIDMetadataDocument }
+        return dynamicRegistration ? .dynamicRegistration : nil
     }
 }
 
@@ -256,6 +269,15 @@ public enum Capability: String, Sendable, Hashable, CaseIterable {
     /// gives, refusing documents that name another resource or issuer or offer no S256, and naming
     /// the server as `resource` (RFC 8707) in its authorization and token requests.
     case mcpDiscovery = "mcp_discovery"
+    /// Registers itself by Dynamic Client Registration (RFC 7591) at the `registration_endpoint`
+    /// the authorization server's metadata names, when its environment carries no `client_id`
+    /// (`provider.client_registration.pre_registered: false`).
+    case dynamicRegistration = "dynamic_registration"
+    /// Identifies itself by its Client ID Metadata Document's URL (MCP authorization 2026-07-28),
+    /// which its profile declares (`client_id_metadata_url`, in the environment as
+    /// `client_id_metadata_document_url`), where the authorization server advertises
+    /// `client_id_metadata_document_supported`.
+    case clientIDMetadataDocument = "client_id_metadata_document"
 
     /// Capabilities a profile declares through a policy, never in its list.
     static let declaredByPolicy: Set<Capability> = [

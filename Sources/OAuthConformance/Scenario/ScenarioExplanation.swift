@@ -77,6 +77,7 @@ public enum ScenarioExplanation {
             )
         }
         if let mcp = mcpServer(settings.mcp) { lines.append(mcp) }
+        if let registration = clientRegistration(settings.registration) { lines.append(registration) }
         lines += settings.rules.enumerated().map { index, rule in "rule \(index + 1): \(ruleText(rule))" }
         lines.append("otherwise answers as RFC 6749 and RFC 6750 describe")
         return lines
@@ -113,6 +114,21 @@ public enum ScenarioExplanation {
             parts.append("lists scopes_supported \(scopes.joined(separator: " ")) in its Protected Resource Metadata")
         }
         return parts.isEmpty ? nil : "as the MCP server (/mcp), " + parts.joined(separator: "; ")
+    }
+
+    /// e.g. "holds no registration for the client; offers Dynamic Client Registration (RFC 7591) at /register".
+    static func clientRegistration(_ policy: ClientRegistrationPolicy) -> String? {
+        guard policy != ClientRegistrationPolicy() else { return nil }
+        var parts = [
+            policy.preRegistered
+                ? "holds the client's registration made before the scenario"
+                : "holds no registration for the client, whose environment carries no client_id"
+        ]
+        if policy.dynamicRegistration { parts.append("offers Dynamic Client Registration (RFC 7591) at /register") }
+        if policy.clientIDMetadataDocuments {
+            parts.append("advertises Client ID Metadata Documents, taking an https URL with a path as client_id")
+        }
+        return parts.joined(separator: "; ")
     }
 
     /// e.g. "dates its answers 10m ahead of the clock its tokens live on (Date header)".

@@ -27,7 +27,7 @@ struct RequestCheck: ScenarioCheck {
             form:
                 #"`request: { endpoint: authorize, call: 1 }` with `parameters: { code_challenge_method: S256, state: { min_length: 22 }, code_challenge: present, client_secret: absent, scope: { includes: openid } }`"#,
             passesWhen:
-                #"The 1st matching request has each query or form parameter as stated: that exact value, `present` (non-empty), `absent`, `mcp_server` (the canonical URI of the MCP server, `<origin>/mcp`, as RFC 8707's `resource` names it), at least `min_length` characters, or, with `includes`, a space-separated list (as `scope` is, RFC 6749 §3.3) that holds that word. A `request` item states either `carries` or `parameters`."#
+                #"The 1st matching request has each query or form parameter (or member of a JSON body, as a registration request's client metadata: a list of strings reads as a space-separated list) as stated: that exact value, `present` (non-empty), `absent`, `mcp_server` (the canonical URI of the MCP server, `<origin>/mcp`, as RFC 8707's `resource` names it), at least `min_length` characters, or, with `includes`, a space-separated list (as `scope` is, RFC 6749 §3.3) that holds that word. A `request` item states either `carries` or `parameters`."#
         ),
     ]
     static let companionKeys = ["carries", "parameters"]
@@ -116,7 +116,7 @@ struct RequestCheck: ScenarioCheck {
         return judgeTheCall(expected: expected, in: context) { entry in
             let values = requirements.map { requirement in
                 entry.request.queryItems.first { $0.name == requirement.name }?.value
-                    ?? entry.request.formField(requirement.name)
+                    ?? entry.request.formField(requirement.name) ?? entry.request.jsonMember(requirement.name)
             }
             let observed = zip(requirements, values).map { requirement, value in
                 "\(requirement.name) " + (value.map { "= \($0.isEmpty ? "(empty)" : $0)" } ?? "absent")

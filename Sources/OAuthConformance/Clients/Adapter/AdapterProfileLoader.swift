@@ -1,4 +1,5 @@
 import Foundation
+import MockProvider
 import Yams
 
 /// Client profile files → `AdapterProfile`, every problem reported as `file:line:column` the way
@@ -6,8 +7,9 @@ import Yams
 public enum AdapterProfileLoader {
     public static let formatVersion = 1
     static let topLevelKeys = [
-        "profile", "name", "adapter", "sign_in", "client_type", "redirect_uri", "capabilities", "policies", "timeouts",
-        "expected_failures", "application_part",
+        "profile", "name", "adapter", "sign_in", "client_type", "redirect_uri", "client_id_metadata_url",
+        "capabilities",
+        "policies", "timeouts", "expected_failures", "application_part",
     ]
     static let adapterKeys = ["command", "directory", "environment", "faketime", "faketime_library", "install"]
     static let policyKeys = [
@@ -90,6 +92,7 @@ private struct ProfileDecoder {
         let signInMethods = top["sign_in"].map(signInMethodList)
         let clientType = top["client_type"].map { reader.enumeration($0, "client_type", as: ClientType.self) }
         let redirectURI = top["redirect_uri"].map(registeredRedirectURI)
+        let metadataURL = top["client_id_metadata_url"].map(clientIDMetadataURL)
         let capabilities = top.required("capabilities", hint: " (what the client can do; [] for none)").map {
             Set(reader.capabilities($0, "capabilities")).union(
                 (signInMethods ?? nil)?.compactMap(\.impliedCapability) ?? []
@@ -120,6 +123,12 @@ private struct ProfileDecoder {
             if capabilities.contains(.dpopDowngradeRefused) || capabilities.contains(.dpopDowngradeUsedAsBearer) {
                 reader.error(
                     "dpop_downgrade_refused and dpop_downgrade_used_as_bearer are declared as a policy: policies.dpop_downgrade: refuse (or use_as_bearer)",
+                    at: node
+                )
+            }
+            if capabilities.contains(.clientIDMetadataDocument), metadataURL == nil {
+                reader.error(
+                    "client_id_metadata_document needs client_id_metadata_url: the https URL of the client's Client ID Metadata Document, its client_id where the authorization server takes one",
                     at: node
                 )
             }
@@ -156,7 +165,7 @@ private struct ProfileDecoder {
             )
         }
         guard let adapter, let capabilities, signInMethods != .some(nil), clientType != .some(nil),
-            redirectURI != .some(nil)
+            redirectURI != .some(nil), metadataURL != .some(nil)
         else { return nil }
         return AdapterProfile(
             file: file,
@@ -174,6 +183,7 @@ private struct ProfileDecoder {
                 signInMethods: (signInMethods ?? nil) ?? SignInMethod.undeclared,
                 clientType: (clientType ?? nil) ?? .confidential,
                 redirectURI: redirectURI ?? nil,
+                clientIDMetadataURL: metadataURL ?? nil,
                 refreshWindow: refreshWindow,
                 missingExpiresIn: missingExpiresIn,
                 idTokenClockSkew: clockSkew,
@@ -183,6 +193,21 @@ private struct ProfileDecoder {
             ),
             timeouts: timeouts
         )
+    }
+
+    /// `client_id_metadata_url: https://client.example/oauth/metadata.json`: the URL of the client's
+    /// Client ID Metadata Document, which MCP authorization requires to be `https` with a path;
+    /// nil after reporting a problem.
+    private func clientIDMetadataURL(_ node: Node) -> String? {
+        guard let text = reader.string(node, "client_id_metadata_url") else { return nil }
+        guard ClientRegistrationPolicy.isMetadataDocumentURL(text) else {
+            reader.error(
+                "client_id_metadata_url is the URL of the client's Client ID Metadata Document, its client_id: an https URL with a path and no fragment (MCP authorization, Client ID Metadata Documents); got \(text)",
+                at: node
+            )
+            return nil
+        }
+        return text
     }
 
     /// `redirect_uri: http://127.0.0.1/`: the redirect URI the client is registered with, an

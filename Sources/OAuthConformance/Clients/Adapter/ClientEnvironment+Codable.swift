@@ -5,7 +5,9 @@ import MockProvider
 /// flat object with the endpoints' fields beside these, every field present, `null` for what the
 /// scenario does not use. The clock stays behind: an adapter's client lives on each message's
 /// `now`, so a decoder is handed the clock to read (`CodingUserInfoKey.virtualClock`). A public
-/// client's `client_secret` is `null`.
+/// client's `client_secret` is `null`; a client the provider holds no registration for has
+/// `client_id` and `client_secret` `null`, and gets its client ID itself (with
+/// `client_id_metadata_document_url` when its profile declares one).
 extension ClientEnvironment: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case redirectURI = "redirect_uri"
@@ -20,6 +22,7 @@ extension ClientEnvironment: Codable {
         case clientAuthentication = "token_endpoint_auth_method"
         case clientAssertionKey = "client_assertion_jwk"
         case dpopSigningAlgorithms = "dpop_signing_alg_values_supported"
+        case clientIDMetadataDocumentURL = "client_id_metadata_document_url"
     }
 
     /// Decodes what `reset` carries; the decoder's `userInfo[.virtualClock]` is the clock the
@@ -39,11 +42,12 @@ extension ClientEnvironment: Codable {
                 debugDescription: "unknown token_endpoint_auth_method \(authentication)"
             )
         }
+        let clientID = try fields.decodeIfPresent(String.self, forKey: .clientID)
         self.init(
             endpoints: try ProviderEndpoints(from: decoder),
             redirectURI: try fields.decode(String.self, forKey: .redirectURI),
             client: ClientCredentials(
-                id: try fields.decode(String.self, forKey: .clientID),
+                id: clientID ?? "",
                 secret: try fields.decodeIfPresent(String.self, forKey: .clientSecret) ?? ""
             ),
             user: UserCredentials(
@@ -57,7 +61,9 @@ extension ClientEnvironment: Codable {
             idTokenSigningAlgorithm: try fields.decode(String.self, forKey: .idTokenSigningAlgorithm),
             clientAuthentication: clientAuthentication,
             clientAssertionKey: try fields.decodeIfPresent(String.self, forKey: .clientAssertionKey),
-            dpopSigningAlgorithms: try fields.decodeIfPresent([String].self, forKey: .dpopSigningAlgorithms)
+            dpopSigningAlgorithms: try fields.decodeIfPresent([String].self, forKey: .dpopSigningAlgorithms),
+            isPreRegistered: clientID != nil,
+            clientIDMetadataDocumentURL: try fields.decodeIfPresent(String.self, forKey: .clientIDMetadataDocumentURL)
         )
     }
 
@@ -65,7 +71,7 @@ extension ClientEnvironment: Codable {
         try endpoints.encode(to: encoder)
         var fields = encoder.container(keyedBy: CodingKeys.self)
         try fields.encode(redirectURI, forKey: .redirectURI)
-        try fields.encode(client.id, forKey: .clientID)
+        try fields.encode(isPreRegistered ? client.id : nil, forKey: .clientID)
         try fields.encode(clientSecret, forKey: .clientSecret)
         try fields.encode(user.username, forKey: .username)
         try fields.encode(user.password, forKey: .password)
@@ -76,6 +82,7 @@ extension ClientEnvironment: Codable {
         try fields.encode(clientAuthentication.rawValue, forKey: .clientAuthentication)
         try fields.encode(clientAssertionKey, forKey: .clientAssertionKey)
         try fields.encode(dpopSigningAlgorithms, forKey: .dpopSigningAlgorithms)
+        try fields.encode(clientIDMetadataDocumentURL, forKey: .clientIDMetadataDocumentURL)
     }
 
     /// The `environment` object of `reset`.

@@ -7,7 +7,8 @@ import MockProvider
 /// OpenID Connect Discovery) names its endpoints; then the authorization code flow with PKCE S256
 /// and the server as `resource` (RFC 8707) in the authorization request and every token request.
 /// A document that names another resource or issuer, or an authorization server without S256,
-/// ends the sign-in before anything is sent to the authorization server.
+/// ends the sign-in before anything is sent to the authorization server. A client the provider
+/// holds no registration for obtains its client ID first (`ReferenceClient+MCPRegistration`).
 extension ReferenceClient {
     func mcpAuthorizationURL() async -> Result<String, ClientFailure> {
         let server = environment.endpoints.mcpServer
@@ -102,6 +103,9 @@ extension ReferenceClient {
             )
         }
 
+        if let failure = await obtainMCPClientID(issuer: issuer, serverMetadata: serverMetadata) {
+            return .failure(failure)
+        }
         let expectedIssuer = ExpectedIssuer(
             identifier: issuer,
             requiredInResponse: behaviour.mcp.demandsUnadvertisedIssuer

@@ -21,8 +21,9 @@ import NIOSSL
 public actor ReferenceClient: ClientUnderTest {
     static let maximumBodySize = 1 << 20
 
-    /// Where the provider is and how the client is registered there, as the scenario made it.
-    let environment: ClientEnvironment
+    /// Where the provider is and how the client is registered there, as the scenario made it; an
+    /// MCP client that obtains a client ID itself (`obtainMCPClientID`) is registered so from then on.
+    var environment: ClientEnvironment
     /// Real time a request may take before it fails as transient.
     let requestTimeout: TimeAmount
     let behaviour: ClientBehaviour
@@ -35,6 +36,9 @@ public actor ReferenceClient: ClientUnderTest {
     var pendingAuthorization: AuthorizationRequest?
     /// What an MCP sign-in discovered: where its tokens come from and which server they are for.
     var mcpAuthorization: MCPAuthorization?
+    /// The client ID an MCP sign-in obtained, by Client ID Metadata Document or registration, for
+    /// the authorization server it was obtained at.
+    var mcpRegistration: MCPClientRegistration?
     /// A native app's loopback listener, between `beginNativeSignIn` and `finishNativeSignIn`.
     var nativeListener: LoopbackListener?
     /// Where tokens are persisted across `restart`.

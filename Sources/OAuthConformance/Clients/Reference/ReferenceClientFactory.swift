@@ -20,17 +20,22 @@ public struct ReferenceClientFactory: ClientFactory {
                 .proactiveRefresh, .refreshOn401, .authorizationCode, .restart, .customCA, .pinning, .virtualClock,
                 .concurrency, .openID, .idTokenSignature, .idTokenExchange, .privateKeyJWT,
                 .clientSecretJWT, .pushedAuthorizationRequests, .deviceGrant, .dpop, .dpopDowngradeRefused,
-                .mcpDiscovery,
+                .mcpDiscovery, .dynamicRegistration, .clientIDMetadataDocument,
             ],
             // The password grant first: the quickest, and the one the selftest's defects are written against.
             signInMethods: [
                 .password, .authorizationCode, .nativeApp, .openID, .device, .tokens, .clientCredentials, .mcpDiscovery,
             ],
+            clientIDMetadataURL: Self.clientIDMetadataURL,
             refreshWindow: ClientBehaviour.conforming.refreshLeeway,
             idTokenClockSkew: ClientBehaviour.conforming.openIDConnect.allowedClockSkew,
             jwksRefetchInterval: ClientBehaviour.conforming.openIDConnect.minimumKeySetRefetchInterval
         )
     }
+
+    /// Where the reference client's Client ID Metadata Document would be published: its
+    /// `client_id` at an authorization server that takes them. No provider fetches it.
+    public static let clientIDMetadataURL = "https://reference-client.example/oauth/client-metadata.json"
 
     public func makeClient(for environment: ClientEnvironment) async throws -> any ClientUnderTest {
         ReferenceClient(environment: environment, behaviour: behaviour, requestTimeout: requestTimeout)

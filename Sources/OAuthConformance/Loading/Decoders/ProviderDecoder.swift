@@ -6,6 +6,7 @@ struct ProviderDecoder {
     static let keys = [
         "tokens", "rules", "tls", "seed", "redirect_uris", "clock_skew", "id_tokens", "client_secret", "app_server",
         "client_authentication", "pushed_authorization", "device_authorization", "dpop", "issuer_path", "mcp",
+        "client_registration",
     ]
     /// RFC 7518 §3.2: an HMAC key for HS256 has at least 256 bits.
     static let shortestHS256Secret = 32
@@ -104,6 +105,9 @@ struct ProviderDecoder {
             settings.mcp.challengeScope = mcp["challenge_scope"].flatMap { reader.string($0, "mcp.challenge_scope") }
             settings.mcp.scopesSupported = mcp["scopes_supported"].map { reader.scalarList($0, "mcp.scopes_supported") }
         }
+        if let node = provider["client_registration"], let policy = clientRegistration(node) {
+            settings.registration = policy
+        }
         if let node = provider["client_secret"], let secret = reader.string(node, "client_secret") {
             settings.client.secret = secret
         }
@@ -144,6 +148,45 @@ struct ProviderDecoder {
         }
         // Rules with problems were dropped and reported; the collector's errors stop the run.
         return settings
+    }
+
+    /// `client_registration: { pre_registered: false, dynamic_registration: true, client_id_metadata_document: true }`:
+    /// how the client gets its client ID (MCP authorization, "Client Registration").
+    private func clientRegistration(_ node: Node) -> ClientRegistrationPolicy? {
+        let keys = ["pre_registered", "dynamic_registration", "client_id_metadata_document", "substitute_auth_method"]
+        guard let fields = reader.mapping(node, "provider.client_registration", allowedKeys: keys) else { return nil }
+        var policy = ClientRegistrationPolicy()
+        if let value = fields["pre_registered"].flatMap({ reader.bool($0, "client_registration.pre_registered") }) {
+            policy.preRegistered = value
+        }
+        if let value = fields["dynamic_registration"].flatMap({
+            reader.bool($0, "client_registration.dynamic_registration")
+        }) {
+            policy.dynamicRegistration = value
+        }
+        if let value = fields["client_id_metadata_document"].flatMap({
+            reader.bool($0, "client_registration.client_id_metadata_document")
+        }) {
+            policy.clientIDMetadataDocuments = value
+        }
+        // `substitute_auth_method: client_secret_basic`: registrations are made with it, whatever is asked.
+        if let node = fields["substitute_auth_method"],
+            let method = reader.word(
+                node,
+                "client_registration.substitute_auth_method",
+                among: ClientRegistrationPolicy.registrableAuthMethods
+            )
+        {
+            policy.substitutedAuthMethod = method
+        }
+        if !policy.preRegistered, !policy.dynamicRegistration, !policy.clientIDMetadataDocuments {
+            reader.error(
+                "client_registration.pre_registered: false leaves the client no way to get a client ID: offer dynamic_registration or client_id_metadata_document",
+                at: node
+            )
+            return nil
+        }
+        return policy
     }
 
     private static func renewsDPoPNonce(_ action: RuleAction?) -> Bool {

@@ -26,6 +26,29 @@ public struct MCPBehaviour: Sendable, Equatable {
         case ignoresIssuerPath
     }
 
+    /// How the client gets its client ID at an authorization server ("Client Registration").
+    public enum RegistrationOrder: Sendable, Equatable {
+        /// The spec's: pre-registered, then its Client ID Metadata Document where advertised, then
+        /// Dynamic Client Registration, then an error.
+        case specOrder
+        /// The defect: registers dynamically even though it is pre-registered.
+        case registersDespitePreRegistration
+        /// The defect: registers dynamically where the server advertises metadata documents too.
+        case dynamicBeforeMetadataDocument
+        /// The defect: uses its metadata document's URL as `client_id` where none is advertised.
+        case metadataDocumentUnadvertised
+    }
+
+    /// What the client makes of the answer to its registration (RFC 7591 §3.2).
+    public enum RegistrationAnswer: Sendable, Equatable {
+        /// A refusal (§3.2.2) or a 201 without `client_id` (§3.2.1) ends the sign-in with an error.
+        case checked
+        /// The defect: a refusal is read as a registration, and the sign-in goes on without a client ID.
+        case refusalIgnored
+        /// The defect: a 201 without `client_id` is taken, and the sign-in goes on without one.
+        case clientIDNotRequired
+    }
+
     public var metadataOrder = MetadataOrder.challengeThenPathThenRoot
     /// RFC 9728 §3.3: the document's `resource` must be the server it was fetched for. Off, any is taken.
     public var checksResource = true
@@ -48,6 +71,14 @@ public struct MCPBehaviour: Sendable, Equatable {
     /// The defect: a response without `iss` refused although the authorization server never
     /// advertised sending it (the table's last row says proceed).
     public var demandsUnadvertisedIssuer = false
+    public var registrationOrder = RegistrationOrder.specOrder
+    /// MCP "Application Type and Redirect URI Constraints": a registration names its
+    /// `application_type`. Off, it is left out.
+    public var sendsApplicationType = true
+    public var registrationAnswer = RegistrationAnswer.checked
+    /// RFC 7591 §3.2.1: the client authenticates as the answer says it was registered, which may
+    /// be another method than it asked for. Off, it authenticates as it asked (a public client).
+    public var usesRegisteredAuthMethod = true
 
     public init() {}
 
@@ -111,5 +142,33 @@ extension MCPBehaviour {
             "mcp-demands-unadvertised-iss",
             "refuses an authorization response without iss from an authorization server that never advertised sending it"
         ) { $0.mcp.demandsUnadvertisedIssuer = true },
+        .defect(
+            "mcp-registers-when-pre-registered",
+            "registers dynamically at an authorization server it is pre-registered with, instead of using its client ID"
+        ) { $0.mcp.registrationOrder = .registersDespitePreRegistration },
+        .defect(
+            "mcp-dcr-when-cimd-advertised",
+            "registers dynamically where the authorization server advertises Client ID Metadata Documents"
+        ) { $0.mcp.registrationOrder = .dynamicBeforeMetadataDocument },
+        .defect(
+            "mcp-cimd-when-not-advertised",
+            "uses its Client ID Metadata Document URL as client_id where the authorization server does not advertise them"
+        ) { $0.mcp.registrationOrder = .metadataDocumentUnadvertised },
+        .defect(
+            "mcp-registers-without-application-type",
+            "leaves application_type out of its dynamic registration"
+        ) { $0.mcp.sendsApplicationType = false },
+        .defect(
+            "mcp-ignores-registration-refusal",
+            "goes on to the authorization endpoint, without a client ID, when its registration is refused"
+        ) { $0.mcp.registrationAnswer = .refusalIgnored },
+        .defect(
+            "mcp-takes-registration-without-client-id",
+            "takes a registration answered without client_id and goes on to the authorization endpoint without one"
+        ) { $0.mcp.registrationAnswer = .clientIDNotRequired },
+        .defect(
+            "mcp-ignores-registered-auth-method",
+            "authenticates as it asked to be registered (a public client) when the registration's answer names another token_endpoint_auth_method"
+        ) { $0.mcp.usesRegisteredAuthMethod = false },
     ]
 }

@@ -4,10 +4,11 @@ import Yams
 extension DocumentAlteration: ScenarioRuleAction {
     static let key = "document"
 
-    /// The endpoints that serve a metadata document.
+    /// The endpoints that serve a metadata document: the resource's, the authorization server's,
+    /// and a registered client's (RFC 7591 §3.2.1).
     static let documentEndpoints: [Endpoint] = [
         .protectedResourceMetadata, .protectedResourceMetadataRoot, .protectedResourceMetadataNamed, .metadata,
-        .openIDConfiguration,
+        .openIDConfiguration, .register,
     ]
 
     /// `document: { resource: https://other.example/mcp, omit: [code_challenge_methods_supported] }`
@@ -32,7 +33,7 @@ extension DocumentAlteration: ScenarioRuleAction {
     static func fit(_ matcher: inout RequestMatcher, keyNode: Node, reader: YAMLReader) -> Bool {
         guard let endpoint = matcher.endpoint, documentEndpoints.contains(endpoint) else {
             reader.error(
-                "document alters a metadata document; name its endpoint: "
+                "document alters a metadata document or a registration's answer; name its endpoint: "
                     + documentEndpoints.map(\.rawValue).joined(separator: ", "),
                 at: keyNode
             )

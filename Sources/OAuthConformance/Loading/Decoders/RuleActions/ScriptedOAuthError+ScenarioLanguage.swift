@@ -9,7 +9,8 @@ extension ScriptedOAuthError: ScenarioRuleAction {
         guard let error = reader.mapping(node, "error", allowedKeys: ["code", "description", "uri", "status"]),
             let code = error.required("code").flatMap({ reader.string($0, "error.code") })
         else { return nil }
-        if OAuthErrorCode(rawValue: code) == nil {
+        // RFC 7591 §3.2.2's codes are a registration's, which a rule at `register` answers with.
+        if OAuthErrorCode(rawValue: code) == nil, RegistrationErrorCode(rawValue: code) == nil {
             // Unknown codes are legal (extensions), but a near miss of a standard code is a typo.
             if let near = Suggestions.closest(to: code, among: OAuthErrorCode.allCases.map(\.rawValue)) {
                 reader.diagnostics.warning(
@@ -28,7 +29,8 @@ extension ScriptedOAuthError: ScenarioRuleAction {
 
     var explanation: String {
         let status = status ?? OAuthErrorCode(rawValue: code)?.defaultStatus ?? 400
-        return "answers with the RFC 6749 §5.2 error \(code) (HTTP \(status))"
+        let source = RegistrationErrorCode(rawValue: code) == nil ? "RFC 6749 §5.2" : "RFC 7591 §3.2.2"
+        return "answers with the \(source) error \(code) (HTTP \(status))"
             + (description.map { ", description \"\($0)\"" } ?? "")
     }
 }

@@ -1,0 +1,142 @@
+import Foundation
+import MockProvider
+import Testing
+
+@testable import OAuthConformance
+
+/// How a scenario says the provider holds no registration for the client
+/// (`provider.client_registration`), what that asks of the client, and how a profile declares the
+/// client's Client ID Metadata Document URL: each problem reported at its line and column.
+@Suite("Loading client registration: provider.client_registration and client_id_metadata_url")
+struct ClientRegistrationLoadingTests {
+    func provider(_ yaml: String) throws -> ProviderSettings {
+        try Fixtures.scenario(ProviderDecodingTests.scenarioText(provider: yaml)).provider
+    }
+
+    @Test("client_registration decodes into the policy, pre-registered and offering neither by default")
+    func decoded() throws {
+        #expect(try provider("seed: 1").registration == ClientRegistrationPolicy())
+        #expect(
+            try provider(
+                "client_registration: { pre_registered: false, dynamic_registration: true, client_id_metadata_document: true }"
+            ).registration
+                == ClientRegistrationPolicy(
+                    preRegistered: false,
+                    dynamicRegistration: true,
+                    clientIDMetadataDocuments: true
+                )
+        )
+        #expect(
+            try provider(
+                "client_registration: { pre_registered: false, dynamic_registration: true, substitute_auth_method: client_secret_post }"
+            ).registration.substitutedAuthMethod == "client_secret_post"
+        )
+        #expect(
+            try provider("client_registration: { dynamic_registration: true }").registration
+                == ClientRegistrationPolicy(dynamicRegistration: true)
+        )
+    }
+
+    @Test("a bad value, an unknown key, or no way to get a client ID is reported where it stands")
+    func problems() {
+        func problems(_ yaml: String) -> [String] {
+            Fixtures.diagnostics(ProviderDecodingTests.scenarioText(provider: yaml)).map(\.description)
+        }
+        #expect(
+            problems("client_registration: { pre_registered: no_thanks }") == [
+                "broken.yaml:7:42: error: client_registration.pre_registered must be true or false, not 'no_thanks'"
+            ]
+        )
+        #expect(
+            problems("client_registration: { dynamic: true }") == [
+                "broken.yaml:7:26: error: unknown key 'dynamic' in provider.client_registration (allowed: pre_registered, dynamic_registration, client_id_metadata_document, substitute_auth_method)"
+            ]
+        )
+        #expect(
+            problems("client_registration: { dynamic_registration: true, substitute_auth_method: tls_client_auth }")
+                .first?.hasPrefix(
+                    "broken.yaml:7:78: error: 'tls_client_auth' is not a valid client_registration.substitute_auth_method"
+                ) == true,
+            "\(problems("client_registration: { dynamic_registration: true, substitute_auth_method: tls_client_auth }"))"
+        )
+        #expect(
+            problems("client_registration: { pre_registered: false }") == [
+                "broken.yaml:7:24: error: client_registration.pre_registered: false leaves the client no way to get a client ID: offer dynamic_registration or client_id_metadata_document"
+            ]
+        )
+    }
+
+    @Test("without a pre-registration, a scenario needs the way the spec's order has the client get its client ID")
+    func requiredCapability() {
+        #expect(ClientRegistrationPolicy(dynamicRegistration: true).requiredCapability == nil)
+        #expect(
+            ClientRegistrationPolicy(preRegistered: false, dynamicRegistration: true).requiredCapability
+                == .dynamicRegistration
+        )
+        #expect(
+            ClientRegistrationPolicy(preRegistered: false, clientIDMetadataDocuments: true).requiredCapability
+                == .clientIDMetadataDocument
+        )
+        #expect(
+            ClientRegistrationPolicy(preRegistered: false, dynamicRegistration: true, clientIDMetadataDocuments: true)
+                .requiredCapability == .clientIDMetadataDocument
+        )
+    }
+
+    @Test("a client without the capability is skipped with the reason, not failed")
+    func skipped() async throws {
+        let scenario = try Fixtures.builtInScenario("mcp/dynamic-registration-used-without-cimd")
+        var factory = ReferenceClientFactory()
+        factory.profile.capabilities.remove(.dynamicRegistration)
+        let result = await ScenarioRunner().run(scenario, with: factory)
+        #expect(result.verdict == .skipped(reason: "the client does not declare dynamic_registration"))
+    }
+
+    @Test("a profile's client_id_metadata_url is an https URL with a path, and declares client_id_metadata_document")
+    func profileURL() throws {
+        func load(_ extra: String, capabilities: String = "[]") -> AdapterProfileLoader.Result {
+            AdapterProfileLoader.decode(
+                "profile: 1\nadapter: { command: ./run.sh }\ncapabilities: \(capabilities)\n" + extra,
+                file: "p.yaml"
+            )
+        }
+        let declared = try #require(
+            load("client_id_metadata_url: https://client.example/oauth/metadata.json\n").profile
+        )
+        .declared
+        #expect(declared.clientIDMetadataURL == "https://client.example/oauth/metadata.json")
+        #expect(declared.capabilities.contains(.clientIDMetadataDocument))
+        #expect(try #require(load("").profile).declared.clientIDMetadataURL == nil)
+        for bad in ["http://client.example/metadata.json", "https://client.example", "https://client.example/", "x"] {
+            #expect(
+                load("client_id_metadata_url: \"\(bad)\"\n").diagnostics.first?.description.hasPrefix(
+                    "p.yaml:4:25: error: client_id_metadata_url is the URL of the client's Client ID Metadata Document"
+                ) == true,
+                "\(bad): \(load("client_id_metadata_url: \"\(bad)\"\n").diagnostics)"
+            )
+        }
+        #expect(
+            load("", capabilities: "[client_id_metadata_document]").diagnostics.map(\.description) == [
+                "p.yaml:3:15: error: client_id_metadata_document needs client_id_metadata_url: the https URL of the client's Client ID Metadata Document, its client_id where the authorization server takes one"
+            ]
+        )
+    }
+
+    @Test("the environment carries no client_id for a client that is not pre-registered, and its document URL")
+    func environmentWire() throws {
+        let environment = ClientEnvironment(
+            endpoints: ProviderEndpoints(baseURL: "http://127.0.0.1:1", appServerOrigin: "http://127.0.0.1:2"),
+            redirectURI: "http://127.0.0.1/callback",
+            client: ClientCredentials(id: "conformance-client", secret: "conformance-secret"),
+            user: UserCredentials(username: "alice", password: "wonderland"),
+            clock: VirtualClock(),
+            storageDirectory: URL(fileURLWithPath: "/tmp"),
+            isPreRegistered: false,
+            clientIDMetadataDocumentURL: "https://client.example/metadata.json"
+        )
+        let wire = environment.adapterMessageValue
+        #expect(wire["client_id"] == .null)
+        #expect(wire["client_secret"] == .null)
+        #expect(wire["client_id_metadata_document_url"]?.stringValue == "https://client.example/metadata.json")
+    }
+}
