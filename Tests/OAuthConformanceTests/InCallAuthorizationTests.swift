@@ -124,6 +124,36 @@ struct InCallAuthorizationTests {
         #expect(failure.message.contains("the harness allows 3 per call"))
     }
 
+    @Test(
+        "on the wire: authorization_url answers a request or a completion; among a concurrently answer's outcomes it is that operation's failure"
+    )
+    func wire() throws {
+        let asking = AdapterReply(
+            id: 1,
+            members: ["ok": .bool(true), "authorization_url": .string("https://as/authorize")]
+        )
+        let call = ClientCall.mcpCall(method: "tools/call", url: "http://127.0.0.1:1/mcp")
+        #expect(try asking.answer(to: call).get() == .needsAuthorization(url: "https://as/authorize"))
+        #expect(
+            try asking.answer(to: .completeAuthorization(redirectURL: "x")).get()
+                == .needsAuthorization(url: "https://as/authorize")
+        )
+        #expect(ClientAnswer.needsAuthorization(url: "https://as/authorize").replyMembers == asking.members)
+        let batch = AdapterReply(
+            id: 2,
+            members: [
+                "ok": .bool(true),
+                "outcomes": .array([
+                    .object(asking.members),
+                    .object(["ok": .bool(true), "status": .integer(200), "body": .string("")]),
+                ]),
+            ]
+        )
+        let outcomes = try batch.outcomes(count: 2).get()
+        #expect(outcomes.first?.failure?.category == .unexpected)
+        #expect(outcomes.last == .success(status: 200, body: ""))
+    }
+
     @Test("the decline goes to the request's redirect_uri with its state; a URL without redirect_uri gets none")
     func denial() {
         let denial = InCallAuthorization.denial(
