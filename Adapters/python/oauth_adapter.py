@@ -120,6 +120,13 @@ class Adapter:
     def complete_authorization(self, redirect_url):
         raise ClientError("unsupported", "the authorization code flow is not implemented")
 
+    def mcp_authorization_url(self):
+        """An MCP client's sign-in (capability mcp_discovery): have the library make the
+        application's first call to the environment's mcp_server_url, and return the authorization
+        URL it asks the browser to open once it has discovered its authorization server from the
+        401; complete_authorization ends it."""
+        raise ClientError("unsupported", "MCP authorization discovery is not implemented")
+
     # A native app's sign-in, RFC 8252 (sign_in: [native_app]).
 
     def begin_native_sign_in(self):
@@ -309,7 +316,7 @@ def _handle(adapter, message):
         return {"ok": True}
     if op == "concurrently":
         return {"ok": True, "outcomes": adapter.concurrently(message["operations"])}
-    if op in ("authorization_url", "sign_in_url"):
+    if op in ("authorization_url", "mcp_authorization_url", "sign_in_url"):
         try:
             return {"ok": True, "url": getattr(adapter, op)()}
         except Exception as exception:

@@ -244,7 +244,7 @@ public final class MockProvider: Sendable {
         case .appToken: appServerTokenEndpoint.serve(request, at: now)
         case .appResource: appServerResourceEndpoint.serve(request, at: now)
         case .mcp: mcpEndpoint.serve(request, origin: origin, at: now)
-        case .protectedResourceMetadata, .protectedResourceMetadataRoot:
+        case .protectedResourceMetadata, .protectedResourceMetadataRoot, .protectedResourceMetadataNamed:
             ProtectedResourceMetadataEndpoint.serve(origin: origin, issuer: issuer, policy: settings.mcp)
         case nil:
             .notFound

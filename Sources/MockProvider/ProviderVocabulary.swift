@@ -33,6 +33,9 @@ public enum Endpoint: String, Sendable, Hashable, CaseIterable {
     case protectedResourceMetadata = "prm"
     /// The same document at the root well-known URL, where an MCP client looks next.
     case protectedResourceMetadataRoot = "prm_root"
+    /// The same document at a path of the server's own choosing, which a client learns only from
+    /// the `resource_metadata` of the 401 (RFC 9728 §5.1 names a URL, not a well-known one).
+    case protectedResourceMetadataNamed = "prm_named"
 
     public var path: String {
         switch self {
@@ -52,6 +55,7 @@ public enum Endpoint: String, Sendable, Hashable, CaseIterable {
         case .mcp: "/mcp"
         case .protectedResourceMetadata: "/.well-known/oauth-protected-resource/mcp"
         case .protectedResourceMetadataRoot: "/.well-known/oauth-protected-resource"
+        case .protectedResourceMetadataNamed: "/mcp-server/resource-metadata.json"
         }
     }
 

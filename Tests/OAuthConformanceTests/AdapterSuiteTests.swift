@@ -68,6 +68,7 @@ struct AdapterSuiteTests {
         "python/requests-oauthlib.yaml",
         "python/requests-oauth2client.yaml",
         "python/google-auth-oauthlib.yaml",
+        "python/mcp.yaml",
         "go/x-oauth2.yaml",
         "go-cli-oauth/cli-oauth.yaml",
         "java/google-oauth-client.yaml",
@@ -85,7 +86,10 @@ struct AdapterSuiteTests {
         let files = FileManager.default.enumerator(at: adapters, includingPropertiesForKeys: nil)
         return (files?.allObjects as? [URL] ?? [])
             .map { $0.standardizedFileURL.path }
-            .filter { $0.hasSuffix(".yaml") && !$0.contains("/.venv/") && !$0.contains("/build/") }
+            .filter {
+                $0.hasSuffix(".yaml") && !$0.contains("/.venv/") && !$0.contains("/.venv-mcp/")
+                    && !$0.contains("/build/")
+            }
             .map { String($0.dropFirst(root.count)) }
             .sorted()
     }

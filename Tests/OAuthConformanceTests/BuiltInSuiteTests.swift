@@ -597,6 +597,11 @@ struct BuiltInSuiteTests {
             brokenExpectation: "no prm requests"
         ),
         Proof(
+            scenario: "mcp/protected-resource-metadata-from-challenge-at-its-own-path",
+            defect: "mcp-ignores-challenge-metadata-url",
+            brokenExpectation: "number of prm_named requests is exactly 1"
+        ),
+        Proof(
             scenario: "mcp/protected-resource-metadata-well-known-order",
             defect: "mcp-root-metadata-first",
             brokenExpectation: "no prm_root requests"
@@ -680,6 +685,26 @@ struct BuiltInSuiteTests {
             scenario: "mcp/step-up-bounded-across-calls",
             defect: "mcp-step-up-limit-per-call",
             brokenExpectation: "number of authorize requests is at most 4"
+        ),
+        Proof(
+            scenario: "mcp/authorization-response-issuer-checked/issuer_with_trailing_slash",
+            defect: "mcp-normalizes-iss",
+            brokenExpectation: "step 1 (mcp_sign_in) outcome"
+        ),
+        Proof(
+            scenario: "mcp/authorization-response-issuer-checked/issuer_with_upper_case_scheme",
+            defect: "mcp-normalizes-iss",
+            brokenExpectation: "step 1 (mcp_sign_in) outcome"
+        ),
+        Proof(
+            scenario: "mcp/authorization-response-without-iss-accepted-when-unadvertised",
+            defect: "mcp-demands-unadvertised-iss",
+            brokenExpectation: "step 1 (mcp_sign_in) outcome"
+        ),
+        Proof(
+            scenario: "mcp/authorization-error-response-with-wrong-iss-not-acted-on",
+            defect: "no-iss-check",
+            brokenExpectation: "step 1 (mcp_sign_in) outcome"
         ),
     ]
 

@@ -80,7 +80,7 @@ public enum SignInMethod: String, Sendable, Hashable, CaseIterable, Codable {
     /// which every method but saved tokens calls once.
     static let endpointsOfSomeSignIn: Set<Endpoint> = [
         .authorize, .pushedAuthorization, .deviceAuthorization, .metadata, .openIDConfiguration, .jwks,
-        .mcp, .protectedResourceMetadata, .protectedResourceMetadataRoot,
+        .mcp, .protectedResourceMetadata, .protectedResourceMetadataRoot, .protectedResourceMetadataNamed,
     ]
 
     /// The operation that carries the method out.

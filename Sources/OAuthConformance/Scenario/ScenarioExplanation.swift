@@ -104,6 +104,8 @@ public enum ScenarioExplanation {
         switch policy.challengeNames {
         case .protectedResourceMetadata?: break
         case .protectedResourceMetadataRoot?: parts.append("names the root Protected Resource Metadata URL in its 401")
+        case .protectedResourceMetadataNamed?:
+            parts.append("names a Protected Resource Metadata URL of its own choosing (no well-known one) in its 401")
         default: parts.append("names no Protected Resource Metadata URL in its 401")
         }
         if let scope = policy.challengeScope { parts.append("challenges for scope \"\(scope)\"") }

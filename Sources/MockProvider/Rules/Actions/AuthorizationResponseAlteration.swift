@@ -8,6 +8,22 @@ public struct AuthorizationResponseAlteration: ProviderMisbehaviour {
         case replace(String)
         /// The value from the previous authorization request: a replayed `state`.
         case previous
+        /// The correct value spelled another way that a normalizing comparison takes as the same
+        /// (RFC 3986 §6.2.2–6.2.3), where RFC 9207 §2.4 compares `iss` as a simple string.
+        case respelled(Respelling)
+    }
+
+    public enum Respelling: Sendable, Equatable {
+        case trailingSlash
+        case upperCaseScheme
+
+        func apply(to value: String) -> String {
+            switch self {
+            case .trailingSlash: value + "/"
+            case .upperCaseScheme:
+                value.firstIndex(of: ":").map { value[..<$0].uppercased() + value[$0...] } ?? value
+            }
+        }
     }
 
     public var state: Change?
@@ -64,6 +80,7 @@ public struct AuthorizationResponseAlteration: ProviderMisbehaviour {
             case .omit: nil
             case .replace(let value): value
             case .previous: previousState
+            case .respelled(let respelling): items.first { $0.name == name }?.value.map(respelling.apply)
             }
         items.removeAll { $0.name == name }
         if let replacement { items.append(URLQueryItem(name: name, value: replacement)) }

@@ -86,7 +86,7 @@ struct AuthorizationRequest: Sendable {
 
     /// Reads the redirect the browser landed on. `state` and `iss` are checked before anything
     /// else, error responses included (RFC 9207 §2.4), so a forged redirect is never acted upon.
-    func read(redirect: String, expectedIssuer: String, behaviour: ClientBehaviour) -> Result<Response, ClientFailure> {
+    func read(redirect: String, issuer: ExpectedIssuer, behaviour: ClientBehaviour) -> Result<Response, ClientFailure> {
         guard let components = URLComponents(string: redirect), redirect.hasPrefix(redirectURI.split(separator: "?")[0])
         else {
             return .failure(
@@ -110,13 +110,13 @@ struct AuthorizationRequest: Sendable {
                 )
             )
         }
-        if behaviour.checksIssuer, parameters["iss"] != expectedIssuer {
+        if behaviour.checksIssuer, !issuer.accepts(parameters["iss"]) {
             let received = parameters["iss"].map { "'\($0)'" } ?? "none"
             return .failure(
                 ClientFailure(
                     .protocolViolation,
                     message:
-                        "the authorization response's iss (\(received)) is not the issuer \(expectedIssuer) (RFC 9207 §2.4)"
+                        "the authorization response's iss (\(received)) is not the issuer \(issuer.identifier) (RFC 9207 §2.4)"
                 )
             )
         }

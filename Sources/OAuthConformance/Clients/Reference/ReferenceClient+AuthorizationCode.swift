@@ -89,7 +89,10 @@ extension ReferenceClient {
         pendingAuthorization = nil
         switch request.read(
             redirect: redirectURL,
-            expectedIssuer: mcpAuthorization?.issuer ?? environment.endpoints.issuer,
+            // The environment's provider sends iss (its metadata says so); an MCP client learned
+            // from discovery whether its authorization server does.
+            issuer: mcpAuthorization?.expectedIssuer
+                ?? ExpectedIssuer(identifier: environment.endpoints.issuer, requiredInResponse: true),
             behaviour: behaviour
         ) {
         case .failure(let failure):

@@ -102,6 +102,12 @@ extension ReferenceClient {
             )
         }
 
+        let expectedIssuer = ExpectedIssuer(
+            identifier: issuer,
+            requiredInResponse: behaviour.mcp.demandsUnadvertisedIssuer
+                || serverMetadata["authorization_response_iss_parameter_supported"] == .bool(true),
+            comparison: behaviour.mcp.issuerComparison
+        )
         let scope = Self.withOfflineAccess(
             Self.scope(
                 challenged: challenged?.scope,
@@ -113,7 +119,7 @@ extension ReferenceClient {
             behaviour: behaviour.mcp
         )
         mcpAuthorization = MCPAuthorization(
-            issuer: issuer,
+            expectedIssuer: expectedIssuer,
             authorizationEndpoint: authorizationEndpoint,
             tokenEndpoint: tokenEndpoint,
             resource: server,

@@ -96,9 +96,10 @@ struct ProviderDecoder {
                 switch reader.string(named, "mcp.resource_metadata") {
                 case "path_based"?: settings.mcp.challengeNames = .protectedResourceMetadata
                 case "root"?: settings.mcp.challengeNames = .protectedResourceMetadataRoot
+                case "named"?: settings.mcp.challengeNames = .protectedResourceMetadataNamed
                 case "omit"?: settings.mcp.challengeNames = nil
                 case let other?:
-                    reader.error("mcp.resource_metadata is path_based, root or omit, not '\(other)'", at: named)
+                    reader.error("mcp.resource_metadata is path_based, root, named or omit, not '\(other)'", at: named)
                 case nil: break
                 }
             }

@@ -28,5 +28,10 @@ struct ModernFlow {
             capabilities: [Capability.openID.rawValue],
             family: "id-token-validation"
         ),
+        ModernFlow(
+            title: "MCP authorization (Model Context Protocol 2026-07-28)",
+            capabilities: [Capability.mcpDiscovery.rawValue],
+            family: "mcp-authorization"
+        ),
     ]
 }

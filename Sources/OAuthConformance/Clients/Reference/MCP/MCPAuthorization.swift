@@ -1,8 +1,9 @@
 /// What an MCP client learned by discovery and keeps for the session it signs in: the
 /// authorization server it signed in at and the server its tokens are for.
 struct MCPAuthorization: Sendable, Equatable {
-    /// The authorization server's issuer identifier, which the authorization response's `iss` must be.
-    let issuer: String
+    /// The authorization server's issuer, which the authorization response's `iss` must be, and
+    /// whether its metadata promised to send it.
+    let expectedIssuer: ExpectedIssuer
     /// The metadata's `authorization_endpoint`, where a step-up sends the user again.
     let authorizationEndpoint: String
     /// The metadata's `token_endpoint`, where the code and every refresh go.

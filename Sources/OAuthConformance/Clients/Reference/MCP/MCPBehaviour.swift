@@ -73,6 +73,12 @@ public struct MCPBehaviour: Sendable, Equatable {
     /// that failed for scope after its step-ups fails the next call of the operation without asking
     /// the user again, until one succeeds. Off, each call starts counting afresh.
     public var countsStepUpsAcrossCalls = true
+    /// MCP "Authorization Response Validation": `iss` compared with the recorded issuer as a
+    /// simple string, never normalized.
+    var issuerComparison = ExpectedIssuer.Comparison.exact
+    /// The defect: a response without `iss` refused although the authorization server never
+    /// advertised sending it (the table's last row says proceed).
+    public var demandsUnadvertisedIssuer = false
 
     public init() {}
 
@@ -152,5 +158,13 @@ extension MCPBehaviour {
             "mcp-step-up-limit-per-call",
             "counts its step-ups per call, so each new call of an operation that never gets its scope asks the user again"
         ) { $0.mcp.countsStepUpsAcrossCalls = false },
+        .defect(
+            "mcp-normalizes-iss",
+            "compares the authorization response's iss with the issuer after case folding and dropping a trailing slash"
+        ) { $0.mcp.issuerComparison = .normalized },
+        .defect(
+            "mcp-demands-unadvertised-iss",
+            "refuses an authorization response without iss from an authorization server that never advertised sending it"
+        ) { $0.mcp.demandsUnadvertisedIssuer = true },
     ]
 }

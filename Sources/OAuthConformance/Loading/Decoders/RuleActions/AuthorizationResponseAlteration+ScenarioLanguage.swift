@@ -4,7 +4,8 @@ import Yams
 extension AuthorizationResponseAlteration: ScenarioRuleAction {
     static let key = "authorization_response"
 
-    /// `authorization_response: { state: omit | previous | VALUE, iss: omit | VALUE, error: access_denied }`.
+    /// `authorization_response: { state: omit | previous | VALUE, iss: omit | issuer_with_trailing_slash |
+    /// issuer_with_upper_case_scheme | VALUE, error: access_denied }`.
     static func decode(_ node: Node, reader: YAMLReader) -> AuthorizationResponseAlteration? {
         guard let alteration = reader.mapping(node, "authorization_response", allowedKeys: ["state", "iss", "error"])
         else { return nil }
@@ -15,6 +16,8 @@ extension AuthorizationResponseAlteration: ScenarioRuleAction {
             switch text {
             case "omit": return .omit
             case "previous" where allowingPrevious: return .previous
+            case "issuer_with_trailing_slash" where !allowingPrevious: return .respelled(.trailingSlash)
+            case "issuer_with_upper_case_scheme" where !allowingPrevious: return .respelled(.upperCaseScheme)
             default: return .replace(text)
             }
         }

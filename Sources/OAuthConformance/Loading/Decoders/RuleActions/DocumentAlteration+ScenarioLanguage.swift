@@ -6,7 +6,8 @@ extension DocumentAlteration: ScenarioRuleAction {
 
     /// The endpoints that serve a metadata document.
     static let documentEndpoints: [Endpoint] = [
-        .protectedResourceMetadata, .protectedResourceMetadataRoot, .metadata, .openIDConfiguration,
+        .protectedResourceMetadata, .protectedResourceMetadataRoot, .protectedResourceMetadataNamed, .metadata,
+        .openIDConfiguration,
     ]
 
     /// `document: { resource: https://other.example/mcp, omit: [code_challenge_methods_supported] }`
