@@ -66,6 +66,82 @@ struct MCPServerTests {
         }
     }
 
+    @Test(
+        "a method that needs a scope the token was not granted gets 403 insufficient_scope naming the method's scope; a token granted it, and a method that needs none, get answers"
+    )
+    func insufficientScope() async throws {
+        var settings = ProviderSettings()
+        settings.mcp.methodScopes = ["tools/call": "files:write"]
+        try await RunningProvider.with(settings) { provider in
+            let origin = provider.server.baseURL
+            func token(scope: String) async throws -> String {
+                let answer = try await provider.token(
+                    [
+                        ("grant_type", "password"), ("username", settings.user.username),
+                        ("password", settings.user.password), ("scope", scope),
+                    ],
+                    basic: settings.client
+                )
+                return try #require(answer.json?["access_token"]?.stringValue)
+            }
+            func post(_ method: String, token: String) async throws -> RunningProvider.Answer {
+                try await provider.send(
+                    "POST",
+                    path: "/mcp",
+                    headers: [("Content-Type", "application/json"), ("Authorization", "Bearer \(token)")],
+                    body: MCPRequestMessage.body(method: method)
+                )
+            }
+            let reader = try await token(scope: "files:read")
+            let refused = try await post("tools/call", token: reader)
+            #expect(refused.status == 403)
+            #expect(
+                refused.headers["WWW-Authenticate"]
+                    == [
+                        "Bearer error=\"insufficient_scope\", scope=\"files:write\", resource_metadata=\"\(origin)/.well-known/oauth-protected-resource/mcp\", error_description=\"the token lacks the scope this method needs\""
+                    ]
+            )
+            #expect(try await post("tools/list", token: reader).status == 200)
+            let writer = try await token(scope: "files:read files:write")
+            let called = try await post("tools/call", token: writer)
+            #expect(called.status == 200)
+            #expect(called.json?["result"]?["isError"] == .bool(false))
+        }
+        settings.mcp.scopesNeverEnough = true
+        try await RunningProvider.with(settings) { provider in
+            let answer = try await provider.token(
+                [
+                    ("grant_type", "password"), ("username", settings.user.username),
+                    ("password", settings.user.password), ("scope", "files:write"),
+                ],
+                basic: settings.client
+            )
+            let token = try #require(answer.json?["access_token"]?.stringValue)
+            let refused = try await provider.send(
+                "POST",
+                path: "/mcp",
+                headers: [("Authorization", "Bearer \(token)")],
+                body: MCPRequestMessage.body(method: "tools/call")
+            )
+            #expect(refused.status == 403)
+            #expect(refused.headers["WWW-Authenticate"].first?.contains("scope=\"files:write\"") == true)
+        }
+    }
+
+    @Test("a token is granted its authorization request's scope, and its refreshes keep it")
+    func grantedScope() async throws {
+        try await RunningProvider.with { provider in
+            let client = RegisteredClient(provider: provider)
+            let signedIn = try await client.tokens(by: .authorizationCode, scope: "files:read files:write")
+            let refreshToken = try #require(signedIn.json?["refresh_token"]?.stringValue, "\(signedIn.body)")
+            let refreshed = try await client.refresh(refreshToken)
+            #expect(refreshed.status == 200)
+            let issued = provider.provider.issuedTokens.filter { $0.kind == .access }
+            #expect(issued.count == 2)
+            #expect(issued.allSatisfy { $0.scope == "files:read files:write" })
+        }
+    }
+
     @Test("the challenge names the root metadata URL, none, and a scope, as the settings say")
     func challengeSettings() async throws {
         var settings = ProviderSettings()

@@ -102,7 +102,7 @@ struct AdapterSchemaTests {
         "security/private-key-jwt-client-authentication", "tls/valid-certificate-accepted", "oidc/sign-in-accepted",
         "oidc/userinfo-subject-mismatch-refused", "oidc/third-party-sign-in/exchanged-for-app-tokens",
         "device/denial-ends-polling", "dpop/bound-token-presented-with-proof", "security/native-app-loopback-sign-in",
-        "mcp/protected-resource-metadata-for-another-resource-refused",
+        "mcp/protected-resource-metadata-for-another-resource-refused", "mcp/step-up-asks-for-the-union",
     ].map { "Scenarios/\($0).yaml" }
 
     /// What `conformance run --client PROFILE` exchanged with its adapter over those scenarios,

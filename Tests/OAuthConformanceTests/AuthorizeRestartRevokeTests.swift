@@ -74,7 +74,7 @@ struct AuthorizeRestartRevokeTests {
             ),
             (
                 "  - revoke: all\n    outcome: succeeds", "  - every_step: succeeds",
-                "broken.yaml:9:5: error: 'revoke' does not involve the client and has no outcome; 'outcome' goes with login, authorize, sign_in, userinfo, exchange, device_sign_in, native_sign_in, mcp_sign_in, request, restart, concurrently"
+                "broken.yaml:9:5: error: 'revoke' does not involve the client and has no outcome; 'outcome' goes with login, authorize, sign_in, userinfo, exchange, device_sign_in, native_sign_in, mcp_sign_in, mcp_call, request, restart, concurrently"
             ),
             (
                 "  - authorize:",

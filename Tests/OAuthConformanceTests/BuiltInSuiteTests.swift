@@ -652,6 +652,41 @@ struct BuiltInSuiteTests {
             brokenExpectation: "authorize request no. 1 has scope = files:read"
         ),
         Proof(
+            scenario: "mcp/scope-omitted-when-undefined",
+            defect: "mcp-scope-from-server-metadata",
+            brokenExpectation: "authorize request no. 1 has no scope"
+        ),
+        Proof(
+            scenario: "mcp/offline-access-only-when-listed",
+            defect: "mcp-offline-access-unlisted",
+            brokenExpectation: "authorize request no. 1 has scope without offline_access"
+        ),
+        Proof(
+            scenario: "mcp/step-up-asks-for-the-union",
+            defect: "mcp-no-step-up",
+            brokenExpectation: "step 2 (mcp_call tools/call) outcome"
+        ),
+        Proof(
+            scenario: "mcp/step-up-asks-for-the-union",
+            defect: "mcp-step-up-drops-granted-scopes",
+            brokenExpectation: "authorize request no. 2 has scope including files:read"
+        ),
+        Proof(
+            scenario: "mcp/step-up-bounded",
+            defect: "mcp-no-step-up",
+            brokenExpectation: "number of authorize requests is at least 2"
+        ),
+        Proof(
+            scenario: "mcp/step-up-bounded",
+            defect: "mcp-step-up-unbounded",
+            brokenExpectation: "step 2 (mcp_call tools/call) outcome"
+        ),
+        Proof(
+            scenario: "mcp/step-up-bounded-across-calls",
+            defect: "mcp-step-up-limit-per-call",
+            brokenExpectation: "number of authorize requests is at most 4"
+        ),
+        Proof(
             scenario: "mcp/authorization-response-issuer-checked/issuer_with_trailing_slash",
             defect: "mcp-normalizes-iss",
             brokenExpectation: "step 1 (mcp_sign_in) outcome"

@@ -1,4 +1,5 @@
 import Foundation
+import MockProvider
 import Testing
 
 @testable import OAuthConformance
@@ -59,6 +60,110 @@ struct MCPDiscoveryTests {
         #expect(
             MCPDiscoveryURLs.authorizationServerMetadata(issuer: origin, order: .openIDFirst).first
                 == origin + "/.well-known/openid-configuration"
+        )
+    }
+}
+
+/// The reference client's scope decisions for MCP (MCP authorization 2026-07-28, "Scope Selection
+/// Strategy", "Refresh Tokens", "Step-Up Authorization Flow"), and the words scenarios judge them by.
+@Suite("The reference client's MCP scopes: selection, offline_access, the step-up's union")
+struct MCPScopeTests {
+    let resourceMetadata: JSONValue = .object(["scopes_supported": .array([.string("a"), .string("b")])])
+    let bare: JSONValue = .object([:])
+    let serverMetadata: JSONValue = .object(["scopes_supported": .array([.string("openid"), .string("profile")])])
+
+    @Test("the challenge's scope, else the resource's list, else none; the defect takes the server's list")
+    func selection() {
+        let conforming = MCPBehaviour.conforming
+        func scope(_ challenged: String?, _ metadata: JSONValue, _ behaviour: MCPBehaviour = .conforming) -> String? {
+            ReferenceClient.scope(
+                challenged: challenged,
+                metadata: metadata,
+                serverMetadata: serverMetadata,
+                behaviour: behaviour
+            )
+        }
+        #expect(scope("c", resourceMetadata, conforming) == "c")
+        #expect(scope(nil, resourceMetadata) == "a b")
+        #expect(scope(nil, bare) == nil)
+        var fallsBack = MCPBehaviour.conforming
+        fallsBack.scopeFromServerMetadata = true
+        #expect(scope(nil, bare, fallsBack) == "openid profile")
+        #expect(scope(nil, resourceMetadata, fallsBack) == "a b")
+    }
+
+    @Test("offline_access only when the authorization server lists it; the defect adds it always")
+    func offlineAccess() {
+        let listing: JSONValue = .object(["scopes_supported": .array([.string("offline_access")])])
+        #expect(
+            ReferenceClient.withOfflineAccess("a", serverMetadata: listing, behaviour: .conforming)
+                == "a offline_access"
+        )
+        #expect(
+            ReferenceClient.withOfflineAccess(nil, serverMetadata: listing, behaviour: .conforming) == "offline_access"
+        )
+        #expect(ReferenceClient.withOfflineAccess("a", serverMetadata: serverMetadata, behaviour: .conforming) == "a")
+        var always = MCPBehaviour.conforming
+        always.offlineAccessOnlyWhenListed = false
+        #expect(
+            ReferenceClient.withOfflineAccess("a", serverMetadata: serverMetadata, behaviour: always)
+                == "a offline_access"
+        )
+    }
+
+    @Test("a step-up's scope is the union, each scope once, in the order first met")
+    func union() {
+        #expect(ReferenceClient.union("files:read", "files:write") == "files:read files:write")
+        #expect(ReferenceClient.union("a b", "b c") == "a b c")
+        #expect(ReferenceClient.union(nil, "w") == "w")
+        #expect(ReferenceClient.union(nil, nil) == nil)
+    }
+
+    @Test("excludes admits an absent parameter and a list without the word, not one with it")
+    func excludes() {
+        let offline = ParameterRequirement("scope", .excludes("offline_access"))
+        #expect(offline.admits(nil))
+        #expect(offline.admits("files:read offline_accessx"))
+        #expect(!offline.admits("files:read offline_access"))
+        #expect(offline.description == "scope without offline_access")
+    }
+
+    @Test("mcp_call decodes to the operation and its request; a method that is no one word is reported where it is")
+    func mcpCallStep() throws {
+        let scenario = try Fixtures.scenario(
+            """
+            conformance: 1
+            id: a/b
+            title: t
+            area: mcp
+            level: SHOULD
+            steps:
+              - mcp_sign_in:
+              - mcp_call: tools/call
+                outcome: succeeds
+            expect: [{ every_step: succeeds }]
+            """
+        )
+        #expect(scenario.steps.map(\.action) == [.client(.mcpSignIn), .client(.mcpCall(method: "tools/call"))])
+        #expect(scenario.requiredCapabilities == [.mcpDiscovery])
+        let call = ClientCall.mcpCall(method: "tools/call", url: "http://127.0.0.1:1/mcp")
+        #expect(call.op == .request)
+        #expect(call.fields["mcp_method"] == .string("tools/call"))
+        #expect(ClientCall(message: call.batchOperation) == call)
+        let found = Fixtures.diagnostics(
+            """
+            conformance: 1
+            id: a/b
+            title: t
+            area: mcp
+            level: SHOULD
+            steps:
+              - mcp_call: "tools call"
+            expect: [{ every_step: succeeds }]
+            """
+        ).map(\.description)
+        #expect(
+            found == ["broken.yaml:7:15: error: mcp_call names one MCP method, such as 'tools/call', not 'tools call'"]
         )
     }
 }

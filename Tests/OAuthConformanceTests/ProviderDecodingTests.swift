@@ -161,6 +161,43 @@ struct ProviderDecodingTests {
         )
     }
 
+    @Test(
+        "mcp's method scopes decode into the server's policy; a scope that is no list of scope tokens, where it stands"
+    )
+    func mcpMethodScopes() throws {
+        let settings = try provider(
+            """
+            mcp: { method_scopes: { "tools/call": "files:read files:write", ping: x }, scopes_never_enough: true }
+            """
+        )
+        #expect(settings.mcp.methodScopes == ["tools/call": "files:read files:write", "ping": "x"])
+        #expect(settings.mcp.scopesNeverEnough)
+        #expect(try provider("mcp: { challenge_scope: a }").mcp.methodScopes.isEmpty)
+        let found = Fixtures.diagnostics(
+            Self.scenarioText(
+                provider: """
+                    mcp:
+                      method_scopes: { "tools/call": "files:read  files:write", "tools/list": "a\\"b" }
+                      scopes_never_enough: 1
+                    """
+            )
+        ).map(\.description)
+        #expect(
+            found == [
+                "broken.yaml:8:36: error: the scope of tools/call must be scope tokens separated by single spaces (RFC 6749 §3.3), not 'files:read  files:write'",
+                "broken.yaml:8:77: error: the scope of tools/list must be scope tokens separated by single spaces (RFC 6749 §3.3), not 'a\"b'",
+                "broken.yaml:9:26: error: mcp.scopes_never_enough must be true or false, not '1'",
+            ]
+        )
+        let alone = Fixtures.diagnostics(Self.scenarioText(provider: "mcp: { scopes_never_enough: true }"))
+            .map(\.description)
+        #expect(
+            alone == [
+                "broken.yaml:7:31: error: mcp.scopes_never_enough needs mcp.method_scopes: only a method that needs a scope is refused"
+            ]
+        )
+    }
+
     @Test("dpop decodes into the policy it describes, and a rule's dpop_nonce into its action")
     func dpop() throws {
         let settings = try provider(

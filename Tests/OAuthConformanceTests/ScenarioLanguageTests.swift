@@ -113,7 +113,7 @@ struct ScenarioLanguageTests {
             ),
             (
                 scenario(steps: "  - advance: 5s\n    outcome: succeeds"),
-                "broken.yaml:8:5: error: 'advance' does not involve the client and has no outcome; 'outcome' goes with login, authorize, sign_in, userinfo, exchange, device_sign_in, native_sign_in, mcp_sign_in, request, restart, concurrently"
+                "broken.yaml:8:5: error: 'advance' does not involve the client and has no outcome; 'outcome' goes with login, authorize, sign_in, userinfo, exchange, device_sign_in, native_sign_in, mcp_sign_in, mcp_call, request, restart, concurrently"
             ),
             (
                 scenario(expect: "  - order: [{ endpoint: token }]"),

@@ -239,7 +239,7 @@ extension ClientOperation {
         switch self {
         case .login(let grant): grant != .refreshToken
         case .authorize, .nativeSignIn, .mcpSignIn, .signIn, .deviceSignIn, .restoreSession: true
-        case .request, .restart, .userinfo, .exchange, .signInAsTheClientDoes: false
+        case .request, .mcpCall, .restart, .userinfo, .exchange, .signInAsTheClientDoes: false
         }
     }
 }

@@ -71,6 +71,7 @@ struct AuthorizationEndpoint: Sendable {
             challenge: query["code_challenge"],
             method: method,
             subject: settings.user.username,
+            scope: query["scope"],
             openID: Self.openIDRequest(query),
             at: now
         )

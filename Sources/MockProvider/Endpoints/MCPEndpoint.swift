@@ -15,6 +15,11 @@ struct MCPEndpoint: Sendable {
         guard let token = ledger.validAccessToken(presented, at: now) else {
             return challenge(origin: origin, error: "invalid_token")
         }
+        if request.method == "POST", let method = MCPMessageAnswer.method(of: request.body) {
+            if let needed = policy.unmetScope(for: method, granted: token.scope) {
+                return insufficientScope(needed, origin: origin)
+            }
+        }
         if request.method == "POST", let answer = MCPMessageAnswer.answer(request.body) { return answer }
         if request.method == "GET", request.header("Accept")?.contains("text/event-stream") == true {
             // A client's stream for the server's own messages: this server sends none (Streamable HTTP
@@ -26,6 +31,19 @@ struct MCPEndpoint: Sendable {
 
     /// The server's canonical URI (MCP "Canonical Server URI"), which `resource` names.
     static func canonicalURI(origin: String) -> String { origin + Endpoint.mcp.path }
+
+    /// RFC 6750 §3.1, MCP "Runtime Insufficient Scope Errors": 403 with the scope the message
+    /// needs (only the method's: a client must add what it was granted itself) and the metadata
+    /// URL, so the client can step up.
+    private func insufficientScope(_ needed: String, origin: String) -> ProviderResponse {
+        var parameters = ["error=\"insufficient_scope\"", "scope=\"\(needed)\""]
+        if let metadata = policy.challengeNames { parameters.append("resource_metadata=\"\(origin + metadata.path)\"") }
+        parameters.append("error_description=\"the token lacks the scope this method needs\"")
+        return ProviderResponse(
+            status: 403,
+            headers: [HeaderField("WWW-Authenticate", "Bearer " + parameters.joined(separator: ", "))]
+        )
+    }
 
     private func challenge(origin: String, error: String?) -> ProviderResponse {
         var parameters: [String] = []

@@ -91,7 +91,13 @@ struct TokenEndpoint: Sendable {
                 OpenIDScope.includesOpenID(request.formField("scope"))
                 ? OpenIDSession(subject: settings.user.username, nonce: nil, authTime: now) : nil
             return userGrant(
-                ledger.grant(subject: settings.user.username, withRefreshToken: true, at: now, binding: binding),
+                ledger.grant(
+                    subject: settings.user.username,
+                    scope: request.formField("scope"),
+                    withRefreshToken: true,
+                    at: now,
+                    binding: binding
+                ),
                 signingIn: session
             )
         case .clientCredentials:
@@ -228,7 +234,13 @@ struct TokenEndpoint: Sendable {
         default:
             break
         }
-        let granted = ledger.grant(subject: code.subject, withRefreshToken: true, at: now, binding: binding)
+        let granted = ledger.grant(
+            subject: code.subject,
+            scope: code.scope,
+            withRefreshToken: true,
+            at: now,
+            binding: binding
+        )
         codes.markRedeemed(value, family: granted.access.family)
         return answer(
             granted,

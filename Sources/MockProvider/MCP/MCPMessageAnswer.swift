@@ -7,6 +7,14 @@ enum MCPMessageAnswer {
     /// The server's only tool: a call to it succeeds, whatever its arguments.
     static let toolName = "echo"
 
+    /// The JSON-RPC method of a request message in `body` (`tools/call`), `nil` for anything else.
+    static func method(of body: String) -> String? {
+        guard case .object(let message)? = JSONValue.parse(body), message["jsonrpc"] == .string("2.0") else {
+            return nil
+        }
+        return message["method"]?.stringValue
+    }
+
     /// The answer to `body`, or `nil` when the body is no JSON-RPC message (then the endpoint
     /// answers as the plain protected resource it also is).
     static func answer(_ body: String) -> ProviderResponse? {

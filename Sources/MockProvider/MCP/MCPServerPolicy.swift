@@ -12,9 +12,34 @@ public struct MCPServerPolicy: Sendable, Equatable {
     public var challengeScope: String?
     /// The Protected Resource Metadata's `scopes_supported` (RFC 9728 §2); `nil`: omitted.
     public var scopesSupported: [String]?
+    /// The scope each MCP method needs, space-separated, by JSON-RPC method name (`tools/call`):
+    /// an authorized message whose method needs a scope its token was not granted is answered 403
+    /// `insufficient_scope` naming that scope (MCP "Runtime Insufficient Scope Errors", RFC 6750
+    /// §3.1). A method not listed needs none beyond a valid token.
+    public var methodScopes: [String: String] = [:]
+    /// Every message whose method needs a scope is refused `insufficient_scope`, whatever its token
+    /// was granted: a server no re-authorization satisfies, for a client's step-up retry limit
+    /// (MCP "Step-Up Authorization Flow": retry "no more than a few times").
+    public var scopesNeverEnough = false
 
-    public init(challengeScope: String? = nil, scopesSupported: [String]? = nil) {
+    public init(
+        challengeScope: String? = nil,
+        scopesSupported: [String]? = nil,
+        methodScopes: [String: String] = [:],
+        scopesNeverEnough: Bool = false
+    ) {
         self.challengeScope = challengeScope
         self.scopesSupported = scopesSupported
+        self.methodScopes = methodScopes
+        self.scopesNeverEnough = scopesNeverEnough
+    }
+
+    /// The scope `method` needs when a token granted `granted` lacks some of it (the 403's
+    /// `scope`); `nil` when the message may go ahead.
+    public func unmetScope(for method: String, granted: String?) -> String? {
+        guard let needed = methodScopes[method] else { return nil }
+        if scopesNeverEnough { return needed }
+        let held = Set((granted ?? "").split(separator: " "))
+        return needed.split(separator: " ").allSatisfy(held.contains) ? nil : needed
     }
 }

@@ -9,6 +9,9 @@ struct AuthorizationCode: Sendable {
     var challengeMethod: CodeChallengeMethod?
     var subject: String
     var issuedAt: Duration
+    /// The authorization request's `scope`, which the tokens it buys are granted (RFC 6749 §3.3:
+    /// this provider's user consents to whatever is asked); `nil` when none was asked for.
+    var scope: String?
     /// Set when the request's scope held `openid`: the code buys an ID token too.
     var openID: OpenIDRequest?
     /// Set on first redemption: the family of the tokens it bought.
@@ -42,6 +45,7 @@ final class AuthorizationCodes: Sendable {
         challenge: String?,
         method: CodeChallengeMethod?,
         subject: String,
+        scope: String? = nil,
         openID: OpenIDRequest?,
         at now: Duration
     ) -> String {
@@ -57,6 +61,7 @@ final class AuthorizationCodes: Sendable {
             challengeMethod: method,
             subject: subject,
             issuedAt: now,
+            scope: scope,
             openID: openID
         )
         codes.withLock { $0[code.value] = code }

@@ -30,6 +30,9 @@ public struct IssuedToken: Sendable, Equatable {
     /// The RFC 7638 thumbprint of the DPoP key the token is bound to (RFC 9449 §6, `cnf.jkt`);
     /// `nil`: a bearer token.
     public var boundKey: String?
+    /// The scope the token was granted (RFC 6749 §3.3), space-separated: its authorization
+    /// request's, kept by every refresh (§6); `nil`: none was asked for.
+    public var scope: String?
 
     /// The `token_type` the token is issued with: `DPoP` when bound to a key (RFC 9449 §5), else `Bearer`.
     public var tokenType: String { boundKey == nil ? "Bearer" : "DPoP" }
@@ -43,9 +46,11 @@ public struct IssuedToken: Sendable, Equatable {
         expiresAt: Duration?,
         subject: String,
         family: Int,
-        boundKey: String? = nil
+        boundKey: String? = nil,
+        scope: String? = nil
     ) {
         self.boundKey = boundKey
+        self.scope = scope
         self.kind = kind
         self.server = server
         self.value = value
@@ -192,6 +197,7 @@ final class TokenLedger: Sendable {
     ///   `binding.refreshToo`, are bound to.
     func grant(
         subject: String,
+        scope: String? = nil,
         withRefreshToken: Bool,
         at now: Duration,
         binding: DPoPBinding? = nil
@@ -206,6 +212,7 @@ final class TokenLedger: Sendable {
                 at: now,
                 lifetime: policy.accessLifetime,
                 boundKey: binding?.key,
+                scope: scope,
                 in: &state
             )
             let refresh =
@@ -217,6 +224,7 @@ final class TokenLedger: Sendable {
                     at: now,
                     lifetime: policy.refreshLifetime,
                     boundKey: binding?.refreshBoundKey,
+                    scope: scope,
                     in: &state
                 )
                 : nil
@@ -243,6 +251,7 @@ final class TokenLedger: Sendable {
                 at: now,
                 lifetime: policy.accessLifetime,
                 boundKey: binding?.key,
+                scope: current.scope,
                 in: &state
             )
             guard policy.rotateRefreshTokens else { return Grant(access: access, refresh: current) }
@@ -254,6 +263,7 @@ final class TokenLedger: Sendable {
                 at: now,
                 lifetime: policy.refreshLifetime,
                 boundKey: binding?.refreshBoundKey,
+                scope: current.scope,
                 in: &state
             )
             return Grant(access: access, refresh: successor)
@@ -298,6 +308,7 @@ final class TokenLedger: Sendable {
         at now: Duration,
         lifetime: Duration?,
         boundKey: String? = nil,
+        scope: String? = nil,
         in state: inout State
     ) -> IssuedToken {
         let ordinal = state.index(of: kind).nextOrdinal
@@ -310,7 +321,8 @@ final class TokenLedger: Sendable {
             expiresAt: lifetime.map { now + $0 },
             subject: subject,
             family: family,
-            boundKey: boundKey
+            boundKey: boundKey,
+            scope: scope
         )
         state.remember(token, capacity: capacity)
         return token

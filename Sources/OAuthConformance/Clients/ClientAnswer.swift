@@ -7,6 +7,13 @@ public enum ClientAnswer: Sendable, Equatable {
     case outcome(ClientOutcome)
     /// `authorizationURL` and `signInURL`: the URL the browser is to open.
     case browserURL(String)
+    /// Any call answered by an outcome (`mcpCall`, `request`, and the `completeAuthorization` that
+    /// follows this answer): the library needs the user to authorize at this URL before the call
+    /// can end, as an MCP client stepping up its scope does inside the application's call. The
+    /// harness's browser visits it as for a sign-in and sends `completeAuthorization` with the
+    /// redirect; that answer is the call's, and may ask again, a bounded number of times
+    /// (`InCallAuthorization`).
+    case needsAuthorization(url: String)
     /// `beginNativeSignIn`: the URL the client asked the system to open, its sign-in waiting.
     case openURL(String)
     /// `startDeviceAuthorization`: what the application shows the user.

@@ -10,6 +10,14 @@ public enum ClientCall: Sendable, Equatable {
     /// Calls the protected resource the way the application would, letting the client attach,
     /// refresh and replay tokens as it sees fit.
     case request(method: String, url: String)
+    /// An MCP client's call of the MCP server at `url` (`ProviderEndpoints.mcpServer`), as its
+    /// application makes it: the JSON-RPC request naming `method` (`tools/call`,
+    /// `MCPRequestMessage`), sent on the client's MCP session. A client that meets 403
+    /// `insufficient_scope` (or a 401 it cannot refresh away) may need the user again inside the
+    /// call: it answers `ClientAnswer.needsAuthorization`, the harness's browser visits the URL and
+    /// sends `completeAuthorization`, and that answer is the call's (MCP authorization 2026-07-28,
+    /// "Step-Up Authorization Flow").
+    case mcpCall(method: String, url: String)
     /// As if the application were relaunched: everything held in memory is gone, what the client
     /// persisted (in `ClientEnvironment.storageDirectory`, say) is loaded again.
     case restart
@@ -82,7 +90,7 @@ public enum ClientCall: Sendable, Equatable {
         case .login, .request, .storedTokens, .restoreSession: nil
         case .restart: .restart
         case .authorizationURL, .completeAuthorization, .beginNativeSignIn, .finishNativeSignIn: .authorizationCode
-        case .mcpAuthorizationURL: .mcpDiscovery
+        case .mcpAuthorizationURL, .mcpCall: .mcpDiscovery
         case .signInURL, .completeSignIn, .userinfo, .identity: .openID
         case .exchangeSignIn: .idTokenExchange
         case .startDeviceAuthorization, .pollDeviceAuthorization: .deviceGrant
@@ -123,6 +131,7 @@ public enum ClientCall: Sendable, Equatable {
         case .restart: "cannot be restarted"
         case .authorizationURL, .completeAuthorization: "does not implement the authorization code flow"
         case .mcpAuthorizationURL: "does not implement MCP authorization discovery"
+        case .mcpCall: "does not call MCP servers"
         case .beginNativeSignIn, .finishNativeSignIn: "does not implement a native app's sign-in (RFC 8252)"
         case .signInURL, .completeSignIn: "does not implement OpenID Connect sign-in"
         case .userinfo: "does not implement the userinfo call"

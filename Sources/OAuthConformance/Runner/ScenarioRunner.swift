@@ -479,10 +479,17 @@ private struct StepExecution {
         let client = self.client
         switch plan {
         case .call(let call):
-            return { await client.perform(call).outcome(answering: call) }
+            let inCall = InCallAuthorization(
+                client: client,
+                browser: AuthorizationBrowser(caCertificateFile: environment.caCertificateFile)
+            )
+            return { await inCall.outcome(of: call) }
         case .throughBrowser(let start, let complete):
-            let browser = AuthorizationBrowser(caCertificateFile: environment.caCertificateFile)
-            return { await Self.authorize(client, through: browser, start: start, complete: complete) }
+            let inCall = InCallAuthorization(
+                client: client,
+                browser: AuthorizationBrowser(caCertificateFile: environment.caCertificateFile)
+            )
+            return { await Self.authorize(inCall, start: start, complete: complete) }
         case .throughLoopback(let begin, let finish):
             let browser = AuthorizationBrowser(caCertificateFile: environment.caCertificateFile)
             return { await Self.nativeSignIn(client, through: browser, begin: begin, finish: finish) }
@@ -545,43 +552,24 @@ private struct StepExecution {
     }
 
     /// The client names the authorization URL, the browser visits it (the provider plays the
-    /// consenting user), and the client gets the redirect. A provider that does not redirect
-    /// leaves the user stuck, which the client cannot notice: the step fails with what the page said.
-    /// The same for OAuth's `authorize` and OpenID Connect's `sign_in`; only the client's halves differ.
+    /// consenting user), and the client gets the redirect. The same for OAuth's `authorize`, OpenID
+    /// Connect's `sign_in` and an MCP sign-in; only the client's halves differ. The completion may
+    /// need the user again, as any call may (`InCallAuthorization`).
     private static func authorize(
-        _ client: any ClientUnderTest,
-        through browser: AuthorizationBrowser,
+        _ inCall: InCallAuthorization,
         start: ClientCall,
         complete: @Sendable (_ redirectURL: String) -> ClientCall
     ) async -> ClientOutcome {
         let url: String
-        switch await client.perform(start).browserURL(answering: start) {
+        switch await inCall.client.perform(start).browserURL(answering: start) {
         case .success(let produced): url = produced
         case .failure(let failure): return .failure(failure)
         }
-        let visit: AuthorizationBrowser.Visit
-        do {
-            visit = try await browser.open(url)
-        } catch {
-            return .failure(
-                ClientFailure(
-                    .protocolViolation,
-                    message: "the browser could not open the client's authorization URL \(url): \(error)"
-                )
-            )
-        }
-        switch visit {
-        case .redirected(let redirect):
+        switch await InCallAuthorization.visit(url, through: inCall.browser) {
+        case .success(let redirect):
             let completion = complete(redirect)
-            return await client.perform(completion).outcome(answering: completion)
-        case .stopped(let status, let body):
-            return .failure(
-                ClientFailure(
-                    .protocolViolation,
-                    message:
-                        "the provider answered the authorization URL with \(status) and no redirect: \(body.prefix(200))"
-                )
-            )
+            return await inCall.outcome(of: completion)
+        case .failure(let failure): return .failure(failure)
         }
     }
 

@@ -13,6 +13,10 @@ public enum ClientOperation: Sendable, Equatable {
     /// Sign in to the MCP server as an MCP client does (MCP authorization 2026-07-28): from the
     /// server's 401 through discovery to the authorization code flow, the harness playing the browser.
     case mcpSignIn
+    /// Call the MCP server as the application does with its MCP session: a JSON-RPC request naming
+    /// this method (`tools/call`). An MCP client that needs more scope steps up inside the call,
+    /// the harness playing the browser for each authorization it asks for (`ClientAnswer.needsAuthorization`).
+    case mcpCall(method: String)
     /// Relaunch the client: it keeps only what it persisted.
     case restart
     /// Sign the user in with OpenID Connect: the authorization code flow with `openid` in the
@@ -43,6 +47,7 @@ public enum ClientOperation: Sendable, Equatable {
         case .request(let method, let path): "request \(method) \(path)"
         case .authorize: "authorize"
         case .mcpSignIn: "mcp_sign_in"
+        case .mcpCall(let method): "mcp_call \(method)"
         case .restart: "restart"
         case .signIn: "sign_in"
         case .userinfo: "userinfo"
@@ -62,6 +67,7 @@ public enum ClientOperation: Sendable, Equatable {
         case .restoreSession: .restoredSession(restore: ClientCall.restoreSession)
         case .login(let grant): .call(.login(grant))
         case .request(let method, let path): .call(.request(method: method, url: resourceURL(path)))
+        case .mcpCall(let method): .call(.mcpCall(method: method, url: resourceURL(Endpoint.mcp.path)))
         case .restart: .call(.restart)
         case .userinfo: .call(.userinfo)
         case .exchange: .call(.exchangeSignIn)

@@ -113,6 +113,13 @@ public enum ScenarioExplanation {
         if let scopes = policy.scopesSupported {
             parts.append("lists scopes_supported \(scopes.joined(separator: " ")) in its Protected Resource Metadata")
         }
+        for (method, scope) in policy.methodScopes.sorted(by: { $0.key < $1.key }) {
+            parts.append(
+                policy.scopesNeverEnough
+                    ? "refuses \(method) with 403 insufficient_scope (scope \"\(scope)\") whatever the token was granted"
+                    : "answers \(method) 403 insufficient_scope unless the token was granted \"\(scope)\""
+            )
+        }
         return parts.isEmpty ? nil : "as the MCP server (/mcp), " + parts.joined(separator: "; ")
     }
 

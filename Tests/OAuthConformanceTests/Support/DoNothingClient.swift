@@ -17,7 +17,7 @@ struct DoNothingClientFactory: ClientFactory {
 struct DoNothingClient: ClientUnderTest {
     func perform(_ call: ClientCall) async -> ClientAnswer {
         switch call {
-        case .login, .request, .completeAuthorization, .completeSignIn, .finishNativeSignIn, .userinfo,
+        case .login, .request, .mcpCall, .completeAuthorization, .completeSignIn, .finishNativeSignIn, .userinfo,
             .exchangeSignIn, .restart, .restoreSession:
             .outcome(.success(status: 200, body: "{}"))
         case .authorizationURL, .mcpAuthorizationURL, .signInURL:

@@ -170,15 +170,15 @@ struct RequestCheck: ScenarioCheck {
                     let condition = reader.mapping(
                         value,
                         "parameters.\(name)",
-                        allowedKeys: ["min_length", "includes"]
+                        allowedKeys: ["min_length", "includes", "excludes"]
                     ),
-                    let key = condition.exactlyOne(of: ["min_length", "includes"])
+                    let key = condition.exactlyOne(of: ["min_length", "includes", "excludes"])
                 else { return nil }
-                if key == "includes" {
-                    guard let word = condition["includes"].flatMap({ reader.string($0, "includes") }) else {
-                        return nil
-                    }
-                    requirements.append(ParameterRequirement(name, .includes(word)))
+                if key == "includes" || key == "excludes" {
+                    guard let word = condition[key].flatMap({ reader.string($0, key) }) else { return nil }
+                    requirements.append(
+                        ParameterRequirement(name, key == "includes" ? .includes(word) : .excludes(word))
+                    )
                     continue
                 }
                 guard let length = condition["min_length"].flatMap({ reader.int($0, "min_length", in: 1...4096) })

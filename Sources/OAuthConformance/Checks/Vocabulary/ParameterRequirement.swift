@@ -8,6 +8,9 @@ public struct ParameterRequirement: Sendable, Equatable, CustomStringConvertible
         case minimumLength(Int)
         /// A space-separated list (as `scope` is, RFC 6749 §3.3) that holds this word.
         case includes(String)
+        /// Absent, or a space-separated list that does not hold this word: `offline_access` not
+        /// asked for where the authorization server does not list it.
+        case excludes(String)
         /// The canonical URI of the scenario's MCP server (`mcp_server`), as RFC 8707's `resource`
         /// names it; its port is known only once the provider listens.
         case mcpServer
@@ -30,6 +33,7 @@ public struct ParameterRequirement: Sendable, Equatable, CustomStringConvertible
         case .absent: value == nil
         case .minimumLength(let length): (value?.count ?? 0) >= length
         case .includes(let word): value?.split(separator: " ").contains { $0 == word } ?? false
+        case .excludes(let word): !(value?.split(separator: " ").contains { $0 == word } ?? false)
         }
     }
 
@@ -41,6 +45,7 @@ public struct ParameterRequirement: Sendable, Equatable, CustomStringConvertible
         case .absent: "no \(name)"
         case .minimumLength(let length): "\(name) of at least \(length) characters"
         case .includes(let word): "\(name) including \(word)"
+        case .excludes(let word): "\(name) without \(word)"
         case .mcpServer: "\(name) = the MCP server's URI"
         }
     }

@@ -169,6 +169,19 @@ struct AdapterReply: Sendable {
                     AdapterFault("outcome \(index + 1) of the adapter's answer to concurrently is not an object")
                 )
             }
+            // A batch has no browser between its calls: a library that needs the user there fails.
+            if fields["ok"] == .bool(true), let url = fields["authorization_url"]?.stringValue {
+                outcomes.append(
+                    .failure(
+                        ClientFailure(
+                            .unexpected,
+                            message:
+                                "operation \(index + 1) of concurrently asked the user to authorize at \(url.prefix(200)), which the operations of one concurrently step cannot"
+                        )
+                    )
+                )
+                continue
+            }
             switch AdapterReply(id: id, members: fields).outcome(of: "concurrently (operation \(index + 1))") {
             case .success(let outcome): outcomes.append(outcome)
             case .failure(let fault): return .failure(fault)

@@ -14,6 +14,8 @@ extension ClientAnswer {
             ["ok": .bool(false), "error": Self.error(failure)]
         case .browserURL(let url):
             ["ok": .bool(true), "url": .string(url)]
+        case .needsAuthorization(let url):
+            ["ok": .bool(true), "authorization_url": .string(url)]
         case .openURL(let url):
             ["ok": .bool(true), "open_url": .string(url)]
         case .devicePrompt(let prompt):
@@ -61,8 +63,12 @@ extension AdapterReply {
     func answer(to call: ClientCall) -> Result<ClientAnswer, AdapterFault> {
         let op = call.op.rawValue
         switch call {
-        case .login, .request, .restart, .completeAuthorization, .completeSignIn, .finishNativeSignIn, .userinfo,
-            .exchangeSignIn, .restoreSession:
+        case .login, .request, .mcpCall, .restart, .completeAuthorization, .completeSignIn, .finishNativeSignIn,
+            .userinfo, .exchangeSignIn, .restoreSession:
+            // The library needs the user inside the call: the harness's browser comes next.
+            if succeeded, let url = members["authorization_url"]?.stringValue {
+                return .success(.needsAuthorization(url: url))
+            }
             return outcome(of: op).map(ClientAnswer.outcome)
         case .authorizationURL, .mcpAuthorizationURL, .signInURL:
             return succeeded ? browserURL(of: op) : failure(of: op).map(call.failed)

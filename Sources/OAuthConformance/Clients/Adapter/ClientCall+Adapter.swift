@@ -7,7 +7,7 @@ extension ClientCall {
     var op: AdapterOp {
         switch self {
         case .login: .login
-        case .request: .request
+        case .request, .mcpCall: .request
         case .restart: .restart
         case .authorizationURL: .authorizationURL
         case .mcpAuthorizationURL: .mcpAuthorizationURL
@@ -32,6 +32,17 @@ extension ClientCall {
         case .login(let grant): ["grant": .string(grant.rawValue)]
         case .request(let method, let url):
             ["method": .string(method), "url": .string(url), "headers": .object([:]), "body": .null]
+        case .mcpCall(let method, let url):
+            // A plain HTTP client can POST the body as it stands; an MCP library's adapter makes
+            // its session's call for `mcp_method` instead (docs/adapter-protocol/messages.md).
+            [
+                "method": .string("POST"), "url": .string(url),
+                "headers": .object([
+                    "Content-Type": .string("application/json"),
+                    "Accept": .string("application/json, text/event-stream"),
+                ]),
+                "body": .string(MCPRequestMessage.body(method: method)), "mcp_method": .string(method),
+            ]
         case .completeAuthorization(let redirectURL), .completeSignIn(let redirectURL):
             ["redirect_url": .string(redirectURL)]
         case .restoreSession(let saved):
@@ -64,7 +75,7 @@ extension ClientCall {
             self = .login(grant)
         case .request:
             guard let method = text("method"), let url = text("url") else { return nil }
-            self = .request(method: method, url: url)
+            self = text("mcp_method").map { .mcpCall(method: $0, url: url) } ?? .request(method: method, url: url)
         case .restart: self = .restart
         case .authorizationURL: self = .authorizationURL
         case .mcpAuthorizationURL: self = .mcpAuthorizationURL

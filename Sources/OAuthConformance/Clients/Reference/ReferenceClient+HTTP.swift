@@ -13,7 +13,7 @@ extension ReferenceClient {
         var body: String
     }
 
-    func send(method: String, url: String, bearer: String) async throws -> Answer {
+    func send(method: String, url: String, bearer: String, body: String? = nil) async throws -> Answer {
         var target = url
         var query: [(String, String)] = []
         if behaviour.accessTokenPlacement == .queryParameter { query.append(("access_token", bearer)) }
@@ -23,6 +23,7 @@ extension ReferenceClient {
         if !query.isEmpty { target += (url.contains("?") ? "&" : "?") + FormEncoding.encode(query) }
         var request = HTTPClientRequest(url: target)
         request.method = HTTPMethod(rawValue: method)
+        Self.attach(json: body, to: &request)
         if !behaviour.keepsRefreshTokenFromResource, let refreshToken = tokens?.refreshToken {
             request.headers.add(name: "X-Refresh-Token", value: refreshToken)
         }

@@ -112,31 +112,151 @@ extension ReferenceClient {
                 || serverMetadata["authorization_response_iss_parameter_supported"] == .bool(true),
             comparison: behaviour.mcp.issuerComparison
         )
+        let scope = Self.withOfflineAccess(
+            Self.scope(
+                challenged: challenged?.scope,
+                metadata: resourceMetadata,
+                serverMetadata: serverMetadata,
+                behaviour: behaviour.mcp
+            ),
+            serverMetadata: serverMetadata,
+            behaviour: behaviour.mcp
+        )
         mcpAuthorization = MCPAuthorization(
             expectedIssuer: expectedIssuer,
+            authorizationEndpoint: authorizationEndpoint,
             tokenEndpoint: tokenEndpoint,
-            resource: server
+            resource: server,
+            scope: scope
         )
+        mcpStepUps = [:]
+        return .success(authorizationRequestURL(scope: scope))
+    }
+
+    /// The authorization request of the MCP session for `scope`, made pending for the redirect.
+    private func authorizationRequestURL(scope: String?) -> String {
+        guard let mcpAuthorization else { return "" }
         let request = AuthorizationRequest(
             state: behaviour.unguessableState ? AuthorizationRequest.random() : "state",
             codeVerifier: AuthorizationRequest.random(),
             redirectURI: environment.redirectURI,
-            scope: Self.scope(challenged: challenged?.scope, metadata: resourceMetadata, behaviour: behaviour.mcp),
-            resource: behaviour.mcp.resourceInAuthorizationRequest ? server : nil
+            scope: scope,
+            resource: behaviour.mcp.resourceInAuthorizationRequest ? mcpAuthorization.resource : nil
         )
         pendingAuthorization = request
-        return .success(
-            request.url(endpoint: authorizationEndpoint, clientID: environment.client.id, pkce: behaviour.pkce)
+        return request.url(
+            endpoint: mcpAuthorization.authorizationEndpoint,
+            clientID: environment.client.id,
+            pkce: behaviour.pkce
         )
     }
 
     /// MCP "Scope Selection Strategy": the challenge's scope, else every scope the Protected
-    /// Resource Metadata lists, else none.
-    static func scope(challenged: String?, metadata: JSONValue, behaviour: MCPBehaviour) -> String? {
+    /// Resource Metadata lists, else none (never the authorization server's `scopes_supported`,
+    /// which lists what the server can grant, not what this resource needs).
+    static func scope(
+        challenged: String?,
+        metadata: JSONValue,
+        serverMetadata: JSONValue,
+        behaviour: MCPBehaviour
+    ) -> String? {
         if behaviour.scopeFromChallenge, let challenged { return challenged }
-        guard case .array(let listed)? = metadata["scopes_supported"] else { return challenged }
+        if let listed = scopes(listedIn: metadata) { return listed.joined(separator: " ") }
+        if let challenged { return challenged }
+        guard behaviour.scopeFromServerMetadata else { return nil }
+        return scopes(listedIn: serverMetadata)?.joined(separator: " ")
+    }
+
+    /// MCP "Refresh Tokens": a client MAY add `offline_access` to ask for a refresh token, but only
+    /// when the authorization server lists it in `scopes_supported`; this one does then.
+    static func withOfflineAccess(_ scope: String?, serverMetadata: JSONValue, behaviour: MCPBehaviour) -> String? {
+        let listed = scopes(listedIn: serverMetadata)?.contains(offlineAccess) == true
+        guard listed || !behaviour.offlineAccessOnlyWhenListed else { return scope }
+        return union(scope, offlineAccess)
+    }
+
+    static let offlineAccess = "offline_access"
+
+    /// The scopes of either, each once, in the order first met (RFC 6749 §3.3: a space-separated set).
+    static func union(_ first: String?, _ second: String?) -> String? {
+        var seen: Set<Substring> = []
+        let words = [first, second].compactMap { $0 }.flatMap { $0.split(separator: " ") }.filter {
+            seen.insert($0).inserted
+        }
+        return words.isEmpty ? nil : words.joined(separator: " ")
+    }
+
+    /// A document's non-empty `scopes_supported`, `nil` when it lists none.
+    private static func scopes(listedIn document: JSONValue) -> [String]? {
+        guard case .array(let listed)? = document["scopes_supported"] else { return nil }
         let scopes = listed.compactMap(\.stringValue)
-        return scopes.isEmpty ? challenged : scopes.joined(separator: " ")
+        return scopes.isEmpty ? nil : scopes
+    }
+
+    /// An MCP call on the signed-in session. A 403 `insufficient_scope` is answered by a step-up
+    /// inside the call ("Step-Up Authorization Flow"): the user is asked for the scopes the session
+    /// holds and the challenge's, and the call is sent again once the code is redeemed
+    /// (`completeMCPAuthorization`), at most `MCPBehaviour.mostStepUps` times for the resource and
+    /// operation before the failure is permanent.
+    func mcpCall(method: String, url: String) async -> ClientAnswer {
+        let call = MCPCallInProgress(method: method, url: url, stepUpScope: nil)
+        if !behaviour.mcp.countsStepUpsAcrossCalls { mcpStepUps[call.attemptKey] = nil }
+        return await send(call)
+    }
+
+    /// The call sent (again, after a step-up) on the session's current token.
+    private func send(_ call: MCPCallInProgress) async -> ClientAnswer {
+        let (method, url) = (call.method, call.url)
+        let answer: Answer
+        switch await callResource(method: "POST", url: url, body: MCPRequestMessage.body(method: method)) {
+        case .success(let answered): answer = answered
+        case .failure(let failure): return .outcome(.failure(failure))
+        }
+        guard answer.status == 403,
+            let challenge = BearerChallenge.first(in: answer.headers["WWW-Authenticate"]),
+            challenge.error == "insufficient_scope"
+        else {
+            if (200..<300).contains(answer.status) { mcpStepUps[call.attemptKey] = nil }
+            return .outcome(.success(status: answer.status, body: answer.body))
+        }
+        let attempts = mcpStepUps[call.attemptKey, default: 0]
+        guard behaviour.mcp.stepUp != .never, mcpAuthorization != nil,
+            attempts < MCPBehaviour.mostStepUps || !behaviour.mcp.boundsStepUps
+        else {
+            let tried = attempts == 0 ? "" : " after \(attempts) re-authorization\(attempts == 1 ? "" : "s")"
+            return .outcome(
+                .failure(
+                    ClientFailure(
+                        .oauthError,
+                        oauthError: "insufficient_scope",
+                        status: 403,
+                        message:
+                            "the MCP server refused \(method) for want of scope '\(challenge.scope ?? "")'\(tried) (RFC 6750 §3.1)"
+                    )
+                )
+            )
+        }
+        mcpStepUps[call.attemptKey] = attempts + 1
+        let scope: String? =
+            switch behaviour.mcp.stepUp {
+            case .challengedOnly: challenge.scope
+            default: Self.union(mcpAuthorization?.scope, challenge.scope)
+            }
+        var waiting = call
+        waiting.stepUpScope = scope
+        mcpCallInProgress = waiting
+        return .needsAuthorization(url: authorizationRequestURL(scope: scope))
+    }
+
+    /// The redirect of an authorization: a step-up's ends in the call it interrupted, sent again
+    /// with the new token (which may need the user once more); any other's is the sign-in's outcome.
+    func completeMCPAuthorization(redirectURL: String) async -> ClientAnswer {
+        let completed = await completeAuthorization(redirectURL: redirectURL)
+        guard let call = mcpCallInProgress else { return .outcome(completed) }
+        mcpCallInProgress = nil
+        guard case .success = completed else { return .outcome(completed) }
+        mcpAuthorization?.scope = call.stepUpScope
+        return await send(call)
     }
 
     /// A token request of the MCP session goes to its authorization server's token endpoint with

@@ -19,6 +19,15 @@ extension ReferenceClient {
             }
             return await appServerSession.request(method: method, url: url)
         }
+        switch await callResource(method: method, url: url) {
+        case .success(let answer): return .success(status: answer.status, body: answer.body)
+        case .failure(let failure): return .failure(failure)
+        }
+    }
+
+    /// The resource's last answer to the call, a 401 recovered as the behaviour says; `body`, when
+    /// given, is sent as JSON (an MCP message).
+    func callResource(method: String, url: String, body: String? = nil) async -> Result<Answer, ClientFailure> {
         guard behaviour.callsTheResource else {
             return .failure(ClientFailure(.protocolViolation, message: "the call was not sent"))
         }
@@ -27,11 +36,11 @@ extension ReferenceClient {
         case .success(let token): sentToken = token
         case .failure where !behaviour.keepsTokensWhenRefreshFails && tokens == nil:
             // The defect's application carries on without a token, as if the call needed none.
-            return await sendUnauthenticated(method: method, url: url)
+            return await sendUnauthenticated(method: method, url: url, body: body)
         case .failure(let failure): return .failure(failure)
         }
         do {
-            var answer = try await send(method: method, url: url, bearer: sentToken)
+            var answer = try await send(method: method, url: url, bearer: sentToken, body: body)
             var rounds = 0
             while isRecoverable(answer) {
                 guard rounds < behaviour.replayRoundsPer401 else {
@@ -64,7 +73,7 @@ extension ReferenceClient {
                     }
                 }
                 sentToken = behaviour.unauthorizedRecovery == .replayWithStaleToken ? sentToken : replayToken
-                answer = try await send(method: method, url: url, bearer: sentToken)
+                answer = try await send(method: method, url: url, bearer: sentToken, body: body)
             }
             if rounds > 0, answer.status == 401 {
                 return .failure(
@@ -74,21 +83,30 @@ extension ReferenceClient {
                     )
                 )
             }
-            return .success(status: answer.status, body: answer.body)
+            return .success(answer)
         } catch {
             return .failure(Self.transportFailure(error))
         }
     }
 
-    func sendUnauthenticated(method: String, url: String) async -> ClientOutcome {
+    func sendUnauthenticated(method: String, url: String, body: String? = nil) async -> Result<Answer, ClientFailure> {
         var request = HTTPClientRequest(url: url)
         request.method = HTTPMethod(rawValue: method)
+        Self.attach(json: body, to: &request)
         do {
-            let answer = try await exchange(request)
-            return .success(status: answer.status, body: answer.body)
+            return .success(try await exchange(request))
         } catch {
             return .failure(Self.transportFailure(error))
         }
+    }
+
+    /// An MCP message goes as JSON, and the client takes a JSON answer or an event stream
+    /// (Streamable HTTP).
+    static func attach(json body: String?, to request: inout HTTPClientRequest) {
+        guard let body else { return }
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "Accept", value: "application/json, text/event-stream")
+        request.body = .bytes(ByteBuffer(string: body))
     }
 
     /// A 401 `invalid_token` can be cured by a new token; a 403 `insufficient_scope` cannot (RFC 6750 §3.1).

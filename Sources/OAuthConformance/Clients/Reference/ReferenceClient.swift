@@ -39,6 +39,10 @@ public actor ReferenceClient: ClientUnderTest {
     /// The client ID an MCP sign-in obtained, by Client ID Metadata Document or registration, for
     /// the authorization server it was obtained at.
     var mcpRegistration: MCPClientRegistration?
+    /// The MCP call a step-up interrupted, sent again once the user has authorized.
+    var mcpCallInProgress: MCPCallInProgress?
+    /// Step-ups so far for each resource and operation (`MCPCallInProgress.attemptKey`), until one succeeds.
+    var mcpStepUps: [String: Int] = [:]
     /// A native app's loopback listener, between `beginNativeSignIn` and `finishNativeSignIn`.
     var nativeListener: LoopbackListener?
     /// Where tokens are persisted across `restart`.
@@ -106,7 +110,8 @@ public actor ReferenceClient: ClientUnderTest {
         case .restart: .outcome(await restart())
         case .authorizationURL: Self.answer(await authorizationURL(), ClientAnswer.browserURL)
         case .mcpAuthorizationURL: Self.answer(await mcpAuthorizationURL(), ClientAnswer.browserURL)
-        case .completeAuthorization(let redirectURL): .outcome(await completeAuthorization(redirectURL: redirectURL))
+        case .mcpCall(let method, let url): await mcpCall(method: method, url: url)
+        case .completeAuthorization(let redirectURL): await completeMCPAuthorization(redirectURL: redirectURL)
         case .beginNativeSignIn: Self.answer(await beginNativeSignIn(), ClientAnswer.openURL)
         case .finishNativeSignIn: .outcome(await finishNativeSignIn())
         case .signInURL: Self.answer(await signInURL(), ClientAnswer.browserURL)

@@ -88,7 +88,9 @@ struct ProviderDecoder {
             let mcp = reader.mapping(
                 node,
                 "provider.mcp",
-                allowedKeys: ["resource_metadata", "challenge_scope", "scopes_supported"]
+                allowedKeys: [
+                    "resource_metadata", "challenge_scope", "scopes_supported", "method_scopes", "scopes_never_enough",
+                ]
             )
         {
             if let named = mcp["resource_metadata"] {
@@ -104,6 +106,16 @@ struct ProviderDecoder {
             }
             settings.mcp.challengeScope = mcp["challenge_scope"].flatMap { reader.string($0, "mcp.challenge_scope") }
             settings.mcp.scopesSupported = mcp["scopes_supported"].map { reader.scalarList($0, "mcp.scopes_supported") }
+            if let node = mcp["method_scopes"] { settings.mcp.methodScopes = methodScopes(node) }
+            if let node = mcp["scopes_never_enough"], let never = reader.bool(node, "mcp.scopes_never_enough") {
+                if never, settings.mcp.methodScopes.isEmpty {
+                    reader.error(
+                        "mcp.scopes_never_enough needs mcp.method_scopes: only a method that needs a scope is refused",
+                        at: node
+                    )
+                }
+                settings.mcp.scopesNeverEnough = never
+            }
         }
         if let node = provider["client_registration"], let policy = clientRegistration(node) {
             settings.registration = policy
@@ -287,5 +299,41 @@ struct ProviderDecoder {
             policy.revokeAllAt = items.compactMap { reader.duration($0, "revoke_all_at") }
         }
         return policy
+    }
+
+    /// `method_scopes: { "tools/call": "files:write" }`: each MCP method's scope, RFC 6749 §3.3
+    /// scope tokens separated by spaces (they go into the 403's quoted `scope`, RFC 6750 §3).
+    private func methodScopes(_ node: Node) -> [String: String] {
+        guard case .mapping(let mapping) = node else {
+            reader.error(
+                "mcp.method_scopes must be a mapping from an MCP method to its scope, such as { \"tools/call\": \"files:write\" }",
+                at: node
+            )
+            return [:]
+        }
+        var scopes: [String: String] = [:]
+        for (key, value) in mapping {
+            guard let method = reader.string(key, "an MCP method in mcp.method_scopes"),
+                let scope = reader.string(value, "the scope of \(method) in mcp.method_scopes")
+            else { continue }
+            let tokens = scope.split(separator: " ", omittingEmptySubsequences: false)
+            guard !scope.isEmpty, tokens.allSatisfy(Self.isScopeToken) else {
+                reader.error(
+                    "the scope of \(method) must be scope tokens separated by single spaces (RFC 6749 §3.3), not '\(scope)'",
+                    at: value
+                )
+                continue
+            }
+            scopes[method] = scope
+        }
+        return scopes
+    }
+
+    /// RFC 6749 §3.3: `scope-token = 1*( %x21 / %x23-5B / %x5D-7E )`.
+    private static func isScopeToken(_ token: Substring) -> Bool {
+        !token.isEmpty
+            && token.unicodeScalars.allSatisfy {
+                $0.value == 0x21 || (0x23...0x5B).contains($0.value) || (0x5D...0x7E).contains($0.value)
+            }
     }
 }

@@ -7,7 +7,7 @@ struct StepDecoder {
 
     static let stepActions = [
         "login", "authorize", "sign_in", "userinfo", "exchange", "device_sign_in", "native_sign_in", "mcp_sign_in",
-        "request",
+        "mcp_call", "request",
         "restart",
         "concurrently", "advance",
         "advance_to",
@@ -18,7 +18,7 @@ struct StepDecoder {
     /// The steps that involve the client and so may state an `outcome`.
     static let stepsWithOutcome = [
         "login", "authorize", "sign_in", "userinfo", "exchange", "device_sign_in", "native_sign_in", "mcp_sign_in",
-        "request",
+        "mcp_call", "request",
         "restart",
         "concurrently",
     ]
@@ -45,6 +45,7 @@ struct StepDecoder {
             case "device_sign_in": bare(actionNode, "device_sign_in").map { .client(.deviceSignIn) }
             case "native_sign_in": bare(actionNode, "native_sign_in").map { .client(.nativeSignIn) }
             case "mcp_sign_in": bare(actionNode, "mcp_sign_in").map { .client(.mcpSignIn) }
+            case "mcp_call": mcpMethod(actionNode).map { .client(.mcpCall(method: $0)) }
             case "revoke": reader.enumeration(actionNode, "revoke", as: RevocationTarget.self).map(StepAction.revoke)
             case "concurrently": concurrently(actionNode)
             case "advance": reader.duration(actionNode, "advance").map(StepAction.advance)
@@ -152,6 +153,17 @@ struct StepDecoder {
             return nil
         }
         return .request(method: parts[0], path: parts[1])
+    }
+
+    /// `mcp_call: tools/call`: a JSON-RPC method name, one word (MCP method names are such as
+    /// `initialize`, `tools/list`, `tools/call`).
+    private func mcpMethod(_ node: Node) -> String? {
+        guard let method = reader.string(node, "mcp_call") else { return nil }
+        guard !method.isEmpty, !method.contains(where: { $0.isWhitespace || $0 == "\"" || $0 == "\\" }) else {
+            reader.error("mcp_call names one MCP method, such as 'tools/call', not '\(method)'", at: node)
+            return nil
+        }
+        return method
     }
 
     /// `outcome: succeeds`, `outcome: succeeds_or_refuses`, `outcome: { error: authorization_required }`

@@ -7,6 +7,7 @@ struct BearerChallenge: Sendable, Equatable {
 
     var resourceMetadata: String? { parameters["resource_metadata"] }
     var scope: String? { parameters["scope"] }
+    var error: String? { parameters["error"] }
 
     /// The first Bearer challenge among the header's values, if any.
     static func first(in headerValues: [String]) -> BearerChallenge? {

@@ -48,6 +48,21 @@ public struct MCPBehaviour: Sendable, Equatable {
         /// The defect: a 201 without `client_id` is taken, and the sign-in goes on without one.
         case clientIDNotRequired
     }
+    /// What the client does with a 403 `insufficient_scope` from the MCP server ("Step-Up
+    /// Authorization Flow").
+    public enum StepUp: Sendable, Equatable {
+        /// The spec's: re-authorize inside the call, asking for the scopes it had and the
+        /// challenge's ("Scope Selection Strategy": previously granted scopes added).
+        case unionOfHeldAndChallenged
+        /// The defect: re-authorize asking for the challenge's scope alone, the granted ones dropped.
+        case challengedOnly
+        /// The defect: the 403 is the call's failure; no re-authorization.
+        case never
+    }
+
+    /// How many times the client steps up for one resource and operation before the failure is
+    /// permanent: the spec's "no more than a few times".
+    static let mostStepUps = 2
 
     public var metadataOrder = MetadataOrder.challengeThenPathThenRoot
     /// RFC 9728 §3.3: the document's `resource` must be the server it was fetched for. Off, any is taken.
@@ -65,6 +80,21 @@ public struct MCPBehaviour: Sendable, Equatable {
     /// MCP "Scope Selection Strategy": the challenge's `scope` first, then the metadata's
     /// `scopes_supported`. Off, the challenge's scope is ignored.
     public var scopeFromChallenge = true
+    /// "Scope Selection Strategy": neither the challenge nor the Protected Resource Metadata names
+    /// a scope, so `scope` is omitted. On, the authorization server's `scopes_supported` is asked
+    /// for instead (a step the spec does not have).
+    public var scopeFromServerMetadata = false
+    /// "Refresh Tokens": `offline_access` is added to the scope only when the authorization server
+    /// lists it in `scopes_supported`. Off, it is added always.
+    public var offlineAccessOnlyWhenListed = true
+    public var stepUp = StepUp.unionOfHeldAndChallenged
+    /// "Step-Up Authorization Flow": at most `mostStepUps` re-authorizations for one resource and
+    /// operation, then a permanent failure. Off, it steps up as often as it is refused.
+    public var boundsStepUps = true
+    /// "Step-Up Authorization Flow": attempts are tracked per resource and operation, so a call
+    /// that failed for scope after its step-ups fails the next call of the operation without asking
+    /// the user again, until one succeeds. Off, each call starts counting afresh.
+    public var countsStepUpsAcrossCalls = true
     /// MCP "Authorization Response Validation": `iss` compared with the recorded issuer as a
     /// simple string, never normalized.
     var issuerComparison = ExpectedIssuer.Comparison.exact
@@ -134,6 +164,30 @@ extension MCPBehaviour {
             "mcp-ignores-challenge-scope",
             "asks for every scope the metadata lists instead of the scope the MCP server's 401 names"
         ) { $0.mcp.scopeFromChallenge = false },
+        .defect(
+            "mcp-scope-from-server-metadata",
+            "asks for the authorization server's scopes_supported when neither the MCP server's 401 nor its metadata names a scope"
+        ) { $0.mcp.scopeFromServerMetadata = true },
+        .defect(
+            "mcp-offline-access-unlisted",
+            "adds offline_access to the scope it asks for although the authorization server does not list it"
+        ) { $0.mcp.offlineAccessOnlyWhenListed = false },
+        .defect(
+            "mcp-no-step-up",
+            "fails the call on the MCP server's 403 insufficient_scope instead of asking the user for the scope it names"
+        ) { $0.mcp.stepUp = .never },
+        .defect(
+            "mcp-step-up-drops-granted-scopes",
+            "steps up asking for the 403's scope alone, dropping the scopes it was granted"
+        ) { $0.mcp.stepUp = .challengedOnly },
+        .defect(
+            "mcp-step-up-unbounded",
+            "steps up again each time the MCP server answers 403 insufficient_scope, with no limit"
+        ) { $0.mcp.boundsStepUps = false },
+        .defect(
+            "mcp-step-up-limit-per-call",
+            "counts its step-ups per call, so each new call of an operation that never gets its scope asks the user again"
+        ) { $0.mcp.countsStepUpsAcrossCalls = false },
         .defect(
             "mcp-normalizes-iss",
             "compares the authorization response's iss with the issuer after case folding and dropping a trailing slash"
