@@ -65,7 +65,7 @@ struct InCallAuthorizationTests {
         }
     }
 
-    static func scenario(outcome: String, authorizations: Int) throws -> Scenario {
+    static func scenario(outcome: String, authorizations: Int, userAtTheBrowser: Bool? = nil) throws -> Scenario {
         try Fixtures.scenario(
             """
             conformance: 1
@@ -76,6 +76,7 @@ struct InCallAuthorizationTests {
             steps:
               - request: GET /resource
                 outcome: \(outcome)
+            \(userAtTheBrowser.map { "    user_at_the_browser: \($0)" } ?? "")
             expect:
               - count: { endpoint: authorize, exactly: \(authorizations) }
             """
@@ -88,7 +89,11 @@ struct InCallAuthorizationTests {
     func twice() async throws {
         let factory = AskingClientFactory(asks: 2)
         let result = await ScenarioRunner().run(
-            try Self.scenario(outcome: "{ error: { category: oauth_error } }", authorizations: 2),
+            try Self.scenario(
+                outcome: "{ error: { category: oauth_error } }",
+                authorizations: 2,
+                userAtTheBrowser: true
+            ),
             with: factory
         )
         #expect(result.verdict == .passed, "\(result.failedChecks.map(\.summary))")
@@ -107,7 +112,7 @@ struct InCallAuthorizationTests {
     func forever() async throws {
         let factory = AskingClientFactory(asks: nil)
         let result = await ScenarioRunner().run(
-            try Self.scenario(outcome: "{ error: {} }", authorizations: 3),
+            try Self.scenario(outcome: "{ error: {} }", authorizations: 3, userAtTheBrowser: true),
             with: factory
         )
         #expect(result.verdict == .failed)
@@ -125,12 +130,13 @@ struct InCallAuthorizationTests {
     }
 
     @Test(
-        "a step that expects authorization_required has nobody at the browser: the client's first ask is that outcome, declined, and nothing reaches the authorization endpoint"
+        "a step that expects an error has nobody at the browser unless it says so: the client's first ask is authorization_required, declined, and nothing reaches the authorization endpoint",
+        arguments: ["{ error: authorization_required }", "{ error: {} }"]
     )
-    func userAway() async throws {
+    func userAway(_ outcome: String) async throws {
         let factory = AskingClientFactory(asks: 1)
         let result = await ScenarioRunner().run(
-            try Self.scenario(outcome: "{ error: authorization_required }", authorizations: 0),
+            try Self.scenario(outcome: outcome, authorizations: 0),
             with: factory
         )
         #expect(result.verdict == .passed, "\(result.failedChecks.map(\.summary))")

@@ -19,9 +19,9 @@ struct InCallAuthorization: Sendable {
 
     let client: any ClientUnderTest
     let browser: AuthorizationBrowser
-    /// Nobody is at the browser: the step expects the application to learn that the user must sign
-    /// in again (`error: authorization_required`). An interactive client asks the user for it
-    /// inside the call where another reports it; its first ask is that outcome, and is declined
+    /// Nobody is at the browser (`Step.hasUserAtTheBrowser`): the step expects the call to fail, and
+    /// an interactive client shows that it needs the user by asking for them inside the call where
+    /// another reports it. Its first ask is the outcome `authorization_required`, and is declined
     /// so that a library waiting for its callback is released.
     var userIsAway = false
 

@@ -297,7 +297,7 @@ private struct StepExecution {
             let firstSequence = provider.journal.lastSequence + 1
             let outcome: Result<StepResult, StepProblem> = await perform(
                 step.action,
-                userIsAway: step.expectedOutcome?.expectsSignInRequired ?? false
+                userIsAway: !step.hasUserAtTheBrowser
             )
             let lastSequence = provider.journal.lastSequence
             let sequences = lastSequence >= firstSequence ? firstSequence...lastSequence : nil

@@ -6,11 +6,20 @@ public struct Step: Sendable, Equatable {
     /// An outcome this step must have, beyond what `expect` states for the whole run. For
     /// `concurrently`, every one of the concurrent operations must end this way.
     public var expectedOutcome: ExpectedOutcome?
+    /// `user_at_the_browser`: whether someone authorizes what the client asks the user for inside
+    /// the step's call (`InCallAuthorization`); `nil`: the default, `hasUserAtTheBrowser`.
+    public var userAtTheBrowser: Bool?
 
     public init(_ action: StepAction, expecting expectedOutcome: ExpectedOutcome? = nil) {
         self.action = action
         self.expectedOutcome = expectedOutcome
     }
+
+    /// By default the user is there for a call that should succeed, and away for one that should
+    /// fail: a failure the scenario expects of the application's call is the client needing the
+    /// user, which an interactive client shows by asking for them (a step-up scenario, whose
+    /// failure comes after the user authorized, says `user_at_the_browser: true`).
+    var hasUserAtTheBrowser: Bool { userAtTheBrowser ?? !(expectedOutcome?.isFailure ?? false) }
 }
 
 public enum StepAction: Sendable, Equatable {
@@ -100,12 +109,6 @@ public enum ExpectedOutcome: Sendable, Equatable, CustomStringConvertible {
     /// category that is a refusal (`ErrorCategory.isRefusal`): a crash or an unsupported
     /// operation is not one.
     case fails(category: ErrorCategory?, oauthError: String?)
-
-    /// Whether the step expects the application to learn that the user must sign in again.
-    var expectsSignInRequired: Bool {
-        if case .fails(category: .authorizationRequired?, _) = self { return true }
-        return false
-    }
 
     /// Whether the step must end in an error.
     public var isFailure: Bool {

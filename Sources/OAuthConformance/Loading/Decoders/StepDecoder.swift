@@ -15,6 +15,8 @@ struct StepDecoder {
     ]
     /// The steps a client carries out, the only ones `concurrently` can repeat.
     static let clientOperations = ["login", "request"]
+    /// Every key a step may have: its action, and what goes beside a client step's.
+    static let stepKeys = stepActions + ["outcome", "user_at_the_browser"]
     /// The steps that involve the client and so may state an `outcome`.
     static let stepsWithOutcome = [
         "login", "authorize", "sign_in", "userinfo", "exchange", "device_sign_in", "native_sign_in", "mcp_sign_in",
@@ -31,7 +33,12 @@ struct StepDecoder {
     }
 
     private func step(_ node: Node) -> Step? {
-        guard let step = reader.mapping(node, "a step", allowedKeys: Self.stepActions + ["outcome"]),
+        guard
+            let step = reader.mapping(
+                node,
+                "a step",
+                allowedKeys: Self.stepKeys
+            ),
             let actionKey = step.exactlyOne(of: Self.stepActions), let actionNode = step[actionKey]
         else { return nil }
         let action: StepAction? =
@@ -61,7 +68,21 @@ struct StepDecoder {
             )
             return nil
         }
-        return Step(action, expecting: outcome.flatMap { $0 })
+        var decoded = Step(action, expecting: outcome.flatMap { $0 })
+        if let node = step["user_at_the_browser"] {
+            guard Self.stepsWithOutcome.contains(actionKey), let present = reader.bool(node, "user_at_the_browser")
+            else {
+                if !Self.stepsWithOutcome.contains(actionKey) {
+                    reader.error(
+                        "'\(actionKey)' does not involve the client; 'user_at_the_browser' goes with \(YAMLReader.list(Self.stepsWithOutcome))",
+                        at: node
+                    )
+                }
+                return nil
+            }
+            decoded.userAtTheBrowser = present
+        }
+        return decoded
     }
 
     private func clientOperation(_ key: String, _ node: Node) -> ClientOperation? {
