@@ -125,6 +125,26 @@ struct InCallAuthorizationTests {
     }
 
     @Test(
+        "a step that expects authorization_required has nobody at the browser: the client's first ask is that outcome, declined, and nothing reaches the authorization endpoint"
+    )
+    func userAway() async throws {
+        let factory = AskingClientFactory(asks: 1)
+        let result = await ScenarioRunner().run(
+            try Self.scenario(outcome: "{ error: authorization_required }", authorizations: 0),
+            with: factory
+        )
+        #expect(result.verdict == .passed, "\(result.failedChecks.map(\.summary))")
+        let redirects = await factory.made?.redirects ?? []
+        #expect(redirects.count == 1)
+        #expect(redirects.first?.contains("error=access_denied") == true)
+        guard case .failure(let failure)? = result.step(1)?.result.clientOutcomes.first else {
+            Issue.record("the step did not fail")
+            return
+        }
+        #expect(failure.category == .authorizationRequired)
+    }
+
+    @Test(
         "on the wire: authorization_url answers a request or a completion; among a concurrently answer's outcomes it is that operation's failure"
     )
     func wire() throws {

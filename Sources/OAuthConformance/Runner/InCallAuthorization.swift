@@ -19,6 +19,11 @@ struct InCallAuthorization: Sendable {
 
     let client: any ClientUnderTest
     let browser: AuthorizationBrowser
+    /// Nobody is at the browser: the step expects the application to learn that the user must sign
+    /// in again (`error: authorization_required`). An interactive client asks the user for it
+    /// inside the call where another reports it; its first ask is that outcome, and is declined
+    /// so that a library waiting for its callback is released.
+    var userIsAway = false
 
     /// The outcome of `call`, with every authorization it asks for carried out.
     func outcome(of call: ClientCall) async -> ClientOutcome {
@@ -31,6 +36,7 @@ struct InCallAuthorization: Sendable {
         var answered = call
         var authorizations = 0
         while case .needsAuthorization(let url) = answer {
+            if userIsAway { return await signInAsked(url) }
             guard authorizations < Self.mostPerCall else { return await decline(url, after: authorizations) }
             authorizations += 1
             switch await Self.visit(url, through: browser) {
@@ -75,6 +81,20 @@ struct InCallAuthorization: Sendable {
                 )
             )
         }
+    }
+
+    /// The client asked the user to sign in again, and nobody was there to: the application's
+    /// "sign in again", declined as an absent user's would be.
+    private func signInAsked(_ url: String) async -> ClientOutcome {
+        if let denial = Self.denial(of: url) {
+            _ = await client.perform(.completeAuthorization(redirectURL: denial))
+        }
+        return .failure(
+            ClientFailure(
+                .authorizationRequired,
+                message: "the client asked the user to authorize again within the call (nobody was at the browser)"
+            )
+        )
     }
 
     /// One authorization too many: the user declines it (RFC 6749 §4.1.2.1 `access_denied`, to the

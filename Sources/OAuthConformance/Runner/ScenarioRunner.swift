@@ -295,7 +295,10 @@ private struct StepExecution {
             let label = "step \(number) (\(step.action.text))"
             let startedAt = provider.clock.elapsed
             let firstSequence = provider.journal.lastSequence + 1
-            let outcome: Result<StepResult, StepProblem> = await perform(step.action)
+            let outcome: Result<StepResult, StepProblem> = await perform(
+                step.action,
+                userIsAway: step.expectedOutcome?.expectsSignInRequired ?? false
+            )
             let lastSequence = provider.journal.lastSequence
             let sequences = lastSequence >= firstSequence ? firstSequence...lastSequence : nil
             if step.action.signsInTheClientsWay {
@@ -369,12 +372,14 @@ private struct StepExecution {
         )
     }
 
-    private func perform(_ action: StepAction) async -> Result<StepResult, StepProblem> {
+    /// `userIsAway`: nobody authorizes inside a call (`InCallAuthorization.userIsAway`).
+    private func perform(_ action: StepAction, userIsAway: Bool) async -> Result<StepResult, StepProblem> {
         switch action {
         case .client(let operation):
             switch withSavedSession(plan(operation)) {
             case .success(let plan):
-                return await withinStepTimeout(operations: plan.realTimeShare, carryOut(plan)).map(StepResult.client)
+                return await withinStepTimeout(operations: plan.realTimeShare, carryOut(plan, userIsAway: userIsAway))
+                    .map(StepResult.client)
             case .failure(let problem): return .failure(problem)
             }
         case .concurrently(let times, let operation):
@@ -389,7 +394,7 @@ private struct StepExecution {
                     await client.perform(concurrently: Array(repeating: single, count: times))
                 }.map(StepResult.clients)
             }
-            let operation = carryOut(plan)
+            let operation = carryOut(plan, userIsAway: userIsAway)
             return await withinStepTimeout(operations: times) {
                 await withTaskGroup(of: (Int, ClientOutcome).self) { group in
                     for index in 0..<times {
@@ -475,20 +480,17 @@ private struct StepExecution {
     }
 
     /// The plan as one run of the operation, from its first call to its outcome.
-    private func carryOut(_ plan: OperationPlan) -> @Sendable () async -> ClientOutcome {
+    private func carryOut(_ plan: OperationPlan, userIsAway: Bool) -> @Sendable () async -> ClientOutcome {
         let client = self.client
+        let inCall = InCallAuthorization(
+            client: client,
+            browser: AuthorizationBrowser(caCertificateFile: environment.caCertificateFile),
+            userIsAway: userIsAway
+        )
         switch plan {
         case .call(let call):
-            let inCall = InCallAuthorization(
-                client: client,
-                browser: AuthorizationBrowser(caCertificateFile: environment.caCertificateFile)
-            )
             return { await inCall.outcome(of: call) }
         case .throughBrowser(let start, let complete):
-            let inCall = InCallAuthorization(
-                client: client,
-                browser: AuthorizationBrowser(caCertificateFile: environment.caCertificateFile)
-            )
             return { await Self.authorize(inCall, start: start, complete: complete) }
         case .throughLoopback(let begin, let finish):
             let browser = AuthorizationBrowser(caCertificateFile: environment.caCertificateFile)

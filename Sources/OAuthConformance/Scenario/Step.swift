@@ -101,6 +101,12 @@ public enum ExpectedOutcome: Sendable, Equatable, CustomStringConvertible {
     /// operation is not one.
     case fails(category: ErrorCategory?, oauthError: String?)
 
+    /// Whether the step expects the application to learn that the user must sign in again.
+    var expectsSignInRequired: Bool {
+        if case .fails(category: .authorizationRequired?, _) = self { return true }
+        return false
+    }
+
     /// Whether the step must end in an error.
     public var isFailure: Bool {
         if case .fails = self { return true }
