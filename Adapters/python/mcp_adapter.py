@@ -61,6 +61,7 @@ from oauth_adapter import CRASHES, Adapter, AuthorizationAsked, ClientError, ser
 # How long a message waits for the SDK: under the harness's operation timeout (15 s), so that a hang
 # of the library is reported as one, with its words, and not as a silent adapter.
 WAIT = 12
+SETTLE_WAIT = WAIT - 1
 # How long the SDK's callback_handler waits for the browser to come back: a sign-in the harness
 # abandons (its scenario ended) is cancelled at `end` or `reset` long before.
 BROWSER_WAIT = 60
@@ -87,14 +88,15 @@ class Interaction:
         self.task = loop.create_task(coroutine, context=context)
 
     async def settle(self):
-        """The call's end, or the URL the SDK asks the browser to open first; bounded."""
-        done, _ = await asyncio.wait({self.task, self.asked}, timeout=WAIT, return_when=asyncio.FIRST_COMPLETED)
+        """The call's end, or the URL the SDK asks the browser to open first; bounded, a little under
+        the message's own wait, so that a call that hangs is cancelled here and not left running."""
+        done, _ = await asyncio.wait({self.task, self.asked}, timeout=SETTLE_WAIT, return_when=asyncio.FIRST_COMPLETED)
         if self.asked in done:
             return AuthorizationAsked(self.asked.result())
         if self.task in done:
             return self.task.result()  # raises what the SDK raised
         self.task.cancel()
-        raise ClientError("transient", f"the MCP SDK neither finished the call nor asked for the user within {WAIT} s")
+        raise ClientError("transient", f"the MCP SDK neither finished the call nor asked for the user within {SETTLE_WAIT} s")
 
     def abandon(self):
         if not self.task.done():
