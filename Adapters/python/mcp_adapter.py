@@ -7,20 +7,27 @@ transport to mcp.Client. The SDK signs in by itself: the first MCP request meets
 and the provider discovers, authorizes, redeems the code and replays the request.
 
 The harness plays the two moments a person is in: `redirect_handler` (the browser) and
-`callback_handler` (the redirect back). `mcp_authorization_url` connects to the server in a task
-and waits (bounded) until the SDK awaits redirect_handler with its authorization URL, which is the
-answer; `complete_authorization` hands the callback's code, state and iss to the callback_handler
-the SDK is awaiting, verbatim, and answers how the connection ended (the token request, the
-replayed request). Outside a sign-in nobody is at a browser: redirect_handler then raises
-SignInNeeded, which the application reports as "sign in again" (authorization_required).
+`callback_handler` (the redirect back). Every application call that may need the user (the
+sign-in's first connection, and every `request`) runs as a task of its own, an Interaction, racing
+the SDK's redirect_handler: when the SDK awaits it with an authorization URL first, that URL is the
+answer (`url` for mcp_authorization_url, `authorization_url` for a call, which the SDK keeps open
+while it waits in callback_handler); `complete_authorization` hands the callback's code, state and
+iss to the callback_handler the SDK is awaiting, verbatim, and answers how the call then ended, or
+`authorization_url` again when the SDK asks the user once more (403 insufficient_scope after the
+new token, mcp/client/auth/oauth2.py:627-786). A `concurrently` batch has no browser between its
+calls: there redirect_handler raises SignInNeeded, which the application reports as "sign in
+again" (authorization_required).
 
 The application's MCP calls (`request` to mcp_server_url) each connect (`async with Client(...)`),
 make the one call the JSON-RPC body names (tools/list without a body) and disconnect; calls to any
 other URL go through the same httpx2.AsyncClient, where the provider is the auth of every request,
 as an application sending them through its one client has them. The SDK reads time.time() and
-takes no clock: the profile runs this under libfaketime. The client is pre-registered: the
-storage's client information holds the environment's client_id and client_secret, as the SDK's
-set_client_info takes them.
+takes no clock: the profile runs this under libfaketime. Where the environment has a client_id the
+client is pre-registered: the storage's client information holds it and the client_secret, as the
+SDK's set_client_info takes them. Where it has none, the storage holds no client information and
+the SDK gets a client ID itself at the first sign-in: the Client ID Metadata Document URL it was
+given (client_metadata_url) where the authorization server advertises them, else Dynamic Client
+Registration (mcp/client/auth/oauth2.py, "Step 4").
 
 The adapter is an asyncio application: one event loop, on a thread of its own, runs the SDK for the
 adapter's life; each message waits (bounded) for its coroutine there, and a `concurrently` batch's
@@ -29,6 +36,7 @@ threads (the shared module's) wait for theirs at once, so the calls overlap on t
 
 import asyncio
 import concurrent.futures
+import contextvars
 import json
 import re
 import ssl
@@ -48,42 +56,70 @@ from mcp.shared.auth import OAuthClientInformationFull, OAuthClientMetadata, OAu
 from mcp.shared.exceptions import MCPError
 
 from mcp_storage import FileTokenStorage
-from oauth_adapter import CRASHES, Adapter, ClientError, serve, type_name
+from oauth_adapter import CRASHES, Adapter, AuthorizationAsked, ClientError, serve, type_name
 
 # How long a message waits for the SDK: under the harness's operation timeout (15 s), so that a hang
 # of the library is reported as one, with its words, and not as a silent adapter.
 WAIT = 12
+SETTLE_WAIT = WAIT - 1
 # How long the SDK's callback_handler waits for the browser to come back: a sign-in the harness
 # abandons (its scenario ended) is cancelled at `end` or `reset` long before.
 BROWSER_WAIT = 60
 
 
 class SignInNeeded(Exception):
-    """The application's redirect_handler, called when no sign-in is under way: the SDK wants a
-    person at a browser, and nobody is there (an application would prompt its user to sign in)."""
+    """The application's redirect_handler, called where nobody is at a browser (a call of a
+    `concurrently` batch): the SDK wants a person to sign in (an application would prompt its user)."""
 
 
-class SignIn:
-    """One interactive sign-in under way: the URL the SDK asked the browser to open, the redirect
-    back that the harness brings, and the connection whose first request started it."""
+class Interaction:
+    """One application call during which the user may be asked to authorize: its task, the URL the
+    SDK last gave redirect_handler (`asked`), and the redirect back the harness brings (`callback`),
+    which the SDK's callback_handler awaits, the call still open."""
 
-    def __init__(self):
+    def __init__(self, coroutine):
         loop = asyncio.get_running_loop()
-        self.url = loop.create_future()
-        self.callback = loop.create_future()
-        self.connection = None
+        self.asked = loop.create_future()
+        self.callback = None
+        # The task carries its Interaction in its context (and so do the transport's tasks it starts),
+        # so the SDK's handlers, wherever they are awaited, know which call asks.
+        context = contextvars.copy_context()
+        context.run(CURRENT.set, self)
+        self.task = loop.create_task(coroutine, context=context)
+
+    async def settle(self):
+        """The call's end, or the URL the SDK asks the browser to open first; bounded, a little under
+        the message's own wait, so that a call that hangs is cancelled here and not left running."""
+        done, _ = await asyncio.wait({self.task, self.asked}, timeout=SETTLE_WAIT, return_when=asyncio.FIRST_COMPLETED)
+        if self.asked in done:
+            return AuthorizationAsked(self.asked.result())
+        if self.task in done:
+            return self.task.result()  # raises what the SDK raised
+        self.task.cancel()
+        raise ClientError("transient", f"the MCP SDK neither finished the call nor asked for the user within {SETTLE_WAIT} s")
+
+    def abandon(self):
+        if not self.task.done():
+            self.task.cancel()
+
+
+# The Interaction of the call whose task is running, if it may ask the user.
+CURRENT = contextvars.ContextVar("interaction", default=None)
 
 
 class MCPAdapter(Adapter):
     name = "mcp"
     version = f"{version('mcp')} (httpx2 {version('httpx2')})"
-    capabilities = ["mcp_discovery", "authorization_code", "restart", "custom_ca", "concurrency"]
+    capabilities = ["mcp_discovery", "authorization_code", "restart", "custom_ca", "concurrency",
+                    "dynamic_registration", "client_id_metadata_document"]
 
     def __init__(self):
         self.loop = asyncio.new_event_loop()
         threading.Thread(target=self.loop.run_forever, name="sdk-loop", daemon=True).start()
         self.http = None
-        self.sign_in = None
+        # The call waiting for the browser (its SDK in callback_handler), if any.
+        self.pending = None
+        self.in_batch = False
 
     def run(self, coroutine, wait=WAIT):
         """Runs `coroutine` on the SDK's loop and waits for it, at most `wait` seconds."""
@@ -115,10 +151,21 @@ class MCPAdapter(Adapter):
         return self.run(self._begin_sign_in())
 
     def complete_authorization(self, redirect_url):
-        return self.run(self._complete_sign_in(redirect_url))
+        return self.run(self._complete_authorization(redirect_url))
 
     def request(self, method, url, headers, body):
-        return self.run(self._request(method, url, headers, body))
+        if self.in_batch:
+            # No browser between a batch's calls: the SDK's redirect_handler finds no Interaction.
+            return self.run(self._request(method, url, headers, body))
+        return self.run(self._interact(lambda: self._request(method, url, headers, body)))
+
+    def concurrently(self, operations):
+        # The protocol answers one message at a time: while the batch runs, no other call does.
+        self.in_batch = True
+        try:
+            return super().concurrently(operations)
+        finally:
+            self.in_batch = False
 
     def restart(self):
         # A relaunched application: a new provider and client, from what the storage kept.
@@ -150,6 +197,7 @@ class MCPAdapter(Adapter):
         (RFC 7591): store nothing here, and the SDK registers at the first sign-in."""
         env = self.environment
         if env.get("client_id") is None:
+            # No registration: the SDK registers (or uses its metadata document URL) by itself.
             return
         method = env.get("token_endpoint_auth_method") or "client_secret"
         if method not in ("client_secret", "none"):
@@ -175,21 +223,26 @@ class MCPAdapter(Adapter):
             storage=self.storage,
             redirect_handler=self._open_browser,
             callback_handler=self._wait_for_callback,
+            # The client's Client ID Metadata Document, used where the authorization server says it
+            # takes them (should_use_client_metadata_url, mcp/client/auth/utils.py:372-395).
+            client_metadata_url=env.get("client_id_metadata_document_url"),
         )
         # httpx2's way to trust one CA file, and only it; the profile empties SSL_CERT_FILE/DIR.
         verify = ssl.create_default_context(cafile=env["ca_file"]) if env.get("ca_file") else True
         self.http = httpx2.AsyncClient(auth=self.provider, follow_redirects=True, verify=verify, timeout=10)
 
     async def _open_browser(self, authorization_url):
-        """The SDK's redirect_handler: the browser is the harness, when a sign-in is under way."""
-        if self.sign_in is None or self.sign_in.url.done():
+        """The SDK's redirect_handler: the browser is the harness's, for a call that may ask."""
+        interaction = CURRENT.get()
+        if interaction is None or interaction.asked.done():
             endpoint = authorization_url.split("?")[0]
             raise SignInNeeded(f"the MCP SDK asks the user to sign in again (its redirect_handler was given {endpoint})")
-        self.sign_in.url.set_result(authorization_url)
+        interaction.callback = asyncio.get_running_loop().create_future()
+        interaction.asked.set_result(authorization_url)
 
     async def _wait_for_callback(self):
         """The SDK's callback_handler: the redirect back, as the harness's browser brought it."""
-        return await asyncio.wait_for(asyncio.shield(self.sign_in.callback), BROWSER_WAIT)
+        return await asyncio.wait_for(asyncio.shield(CURRENT.get().callback), BROWSER_WAIT)
 
     async def _connect(self, call=None):
         """An MCP connection as the SDK's docs make one; the handshake is the first request the
@@ -205,35 +258,40 @@ class MCPAdapter(Adapter):
         await self._close()
         await self.storage.set_tokens(None)
         await self._start()
-        sign_in = self.sign_in = SignIn()
-        sign_in.connection = asyncio.ensure_future(self._connect())
-        done, _ = await asyncio.wait({sign_in.connection, sign_in.url}, timeout=WAIT, return_when=asyncio.FIRST_COMPLETED)
-        if sign_in.url in done:
-            return sign_in.url.result()
-        if sign_in.connection in done:
-            self.sign_in = None
-            sign_in.connection.result()  # raises what the SDK raised
-            raise ClientError("protocol", "the MCP server took the connection without asking for a sign-in")
-        raise ClientError("transient", f"the MCP SDK asked for no browser within {WAIT} s")
+        answer = await self._interact(self._connect)
+        if isinstance(answer, AuthorizationAsked):
+            return answer.url
+        raise ClientError("protocol", "the MCP server took the connection without asking for a sign-in")
 
-    async def _complete_sign_in(self, redirect_url):
-        sign_in = self.sign_in
-        if sign_in is None:
-            raise ClientError("protocol", "no MCP sign-in is under way")
+    async def _interact(self, call):
+        """`call()` as a task that may ask the user (an Interaction): its result, or AuthorizationAsked
+        with the task kept waiting for the browser."""
+        self._abandon_interaction()
+        interaction = Interaction(call())
+        answer = await interaction.settle()
+        if isinstance(answer, AuthorizationAsked):
+            self.pending = interaction
+        return answer
+
+    async def _complete_authorization(self, redirect_url):
+        interaction, self.pending = self.pending, None
+        if interaction is None or interaction.callback is None:
+            raise ClientError("protocol", "no MCP authorization is under way")
         query = parse_qs(urlsplit(redirect_url).query)
 
         def first(name):
             return query[name][0] if name in query else None
 
+        # The SDK may ask once more within the call (redirect_handler again): a fresh question.
+        interaction.asked = asyncio.get_running_loop().create_future()
         # Verbatim, iss included (the SDK compares it, RFC 9207). An error redirect has no code:
         # AuthorizationCodeResult requires a string, and the SDK checks state and iss before it
         # finds the code empty; it has no field for `error` (shared/auth.py:45-54).
-        sign_in.callback.set_result(AuthorizationCodeResult(code=first("code") or "", state=first("state"), iss=first("iss")))
-        try:
-            await asyncio.wait_for(asyncio.shield(sign_in.connection), WAIT)
-        finally:
-            if sign_in.connection.done():
-                self.sign_in = None
+        interaction.callback.set_result(AuthorizationCodeResult(code=first("code") or "", state=first("state"), iss=first("iss")))
+        answer = await interaction.settle()
+        if isinstance(answer, AuthorizationAsked):
+            self.pending = interaction
+        return answer
 
     async def _request(self, method, url, headers, body):
         if url == self.server_url:
@@ -254,13 +312,13 @@ class MCPAdapter(Adapter):
         await self._close()
         await self._start()
 
-    def _abandon_sign_in(self):
-        if self.sign_in is not None and not self.sign_in.connection.done():
-            self.sign_in.connection.cancel()
-        self.sign_in = None
+    def _abandon_interaction(self):
+        if self.pending is not None:
+            self.pending.abandon()
+        self.pending = None
 
     async def _close(self):
-        self._abandon_sign_in()
+        self._abandon_interaction()
         if self.http is not None:
             await self.http.aclose()
             self.http = None

@@ -43,6 +43,16 @@ class ClientError(Exception):
         self.status = status
 
 
+class AuthorizationAsked:
+    """What an operation answered by an outcome returns when its library asks the user to authorize
+    in the middle of the call (docs/adapter-protocol/messages.md, "An authorization inside a call"):
+    the URL its redirect handler was given, answered as `authorization_url`; the library's call
+    stays open, and `complete_authorization` answers its outcome (or asks again)."""
+
+    def __init__(self, url):
+        self.url = url
+
+
 def refusal(exception, code):
     """A refusal the library surfaced with its RFC 6749 §5.2 code, as it surfaced it: the harness
     reads the code; a refusal without one (the library gave none) is oauth_error."""
@@ -287,7 +297,10 @@ def call(adapter, operation):
 def success(op, result):
     """The answer's fields for an operation that worked; `result` is what the adapter returned
     (a response with status_code and text, for a request)."""
-    if op == "request":
+    if isinstance(result, AuthorizationAsked):
+        return {"ok": True, "authorization_url": result.url}
+    if op == "request" or (op == "complete_authorization" and hasattr(result, "status_code")):
+        # complete_authorization ends the call that asked for the user: the call's outcome.
         return {"ok": True, "status": result.status_code, "body": result.text}
     if op == "restart":
         return {"ok": True}

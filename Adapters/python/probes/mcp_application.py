@@ -4,9 +4,12 @@ docs_src/oauth_clients/tutorial001.py): an OAuthClientProvider with an in-memory
 the two handlers, on an httpx2.AsyncClient(follow_redirects=True), handed to streamable_http_client
 under mcp.Client. Nothing of the harness or of the adapter.
 
-The server: POST /mcp is a minimal Streamable HTTP MCP server (initialize, tools/list, notifications
-answered 202, any other method -32601) that takes the access tokens in `valid_tokens` and answers
-anything else 401 with `WWW-Authenticate: Bearer resource_metadata="…"`; its Protected Resource
+The server: POST /mcp is a minimal Streamable HTTP MCP server (initialize, tools/list, tools/call,
+notifications answered 202, any other method -32601) that takes the access tokens in `valid_tokens`
+and answers anything else 401 with `WWW-Authenticate: Bearer resource_metadata="…"`; a method named
+in `method_scopes` needs that scope among the token's (`token_scopes`), else 403
+`insufficient_scope` naming it (the MCP spec's step-up), and GET /resource likewise for the scope
+named as "resource"; its Protected Resource
 Metadata (RFC 9728) at the path-based well-known URL; the authorization server's RFC 8414 metadata
 at the root one (`metadata` overrides its members, a None removes one); /token answered by the
 probe's handler; GET /resource a plain bearer resource taking the same tokens. The "browser" is the
@@ -33,8 +36,10 @@ REDIRECT_URI = "http://127.0.0.1:3030/callback"
 
 
 class MCPServer:
-    def __init__(self, token, metadata=None):
+    def __init__(self, token, metadata=None, method_scopes=None):
         self.valid_tokens = set()
+        self.token_scopes = {}
+        self.method_scopes = method_scopes or {}
         self.metadata = metadata or {}
         self.server = Server({
             "/mcp": self.mcp,
@@ -63,17 +68,29 @@ class MCPServer:
         if "id" not in message:
             return Answer(202, b"")
         method = message.get("method")
+        needed = self.method_scopes.get(method)
+        token = request.headers["Authorization"].partition(" ")[2]
+        if needed and needed not in self.token_scopes.get(token, "").split():
+            return Answer(403, b"", {"WWW-Authenticate": f'Bearer error="insufficient_scope", scope="{needed}", '
+                                     f'resource_metadata="{self.server.to("/.well-known/oauth-protected-resource/mcp")}"'})
         if method == "initialize":
             result = {"protocolVersion": message["params"]["protocolVersion"], "capabilities": {"tools": {}},
                       "serverInfo": {"name": "probe-mcp-server", "version": "0"}}
         elif method == "tools/list":
             result = {"tools": []}
+        elif method == "tools/call":
+            result = {"content": [], "isError": False}
         else:
             return json_answer({"jsonrpc": "2.0", "id": message["id"], "error": {"code": -32601, "message": "Method not found"}})
         return json_answer({"jsonrpc": "2.0", "id": message["id"], "result": result})
 
     def resource(self, request):
-        return json_answer({"ok": True}) if self.authorized(request) else self.challenge()
+        if not self.authorized(request):
+            return self.challenge()
+        needed = self.method_scopes.get("resource")
+        if needed and needed not in self.token_scopes.get(request.headers["Authorization"].partition(" ")[2], "").split():
+            return Answer(403, b"", {"WWW-Authenticate": f'Bearer error="insufficient_scope", scope="{needed}"'})
+        return json_answer({"ok": True})
 
     def protected_resource_metadata(self, request):
         return json_answer({"resource": self.mcp_url, "authorization_servers": [self.url]})
@@ -136,6 +153,11 @@ class Application:
         """The docs' main(): connect, list the tools."""
         async with Client(streamable_http_client(self.server.mcp_url, http_client=self.http)) as client:
             return await client.list_tools()
+
+    async def call_tool(self, name):
+        """Connect, call one tool."""
+        async with Client(streamable_http_client(self.server.mcp_url, http_client=self.http)) as client:
+            return await client.call_tool(name, {})
 
     async def get(self, path):
         """A call through the application's one client, whose auth is the provider."""
