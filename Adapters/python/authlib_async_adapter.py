@@ -25,7 +25,7 @@ from types import SimpleNamespace
 from authlib.integrations.httpx_client import AsyncOAuth2Client
 
 from authlib_common import authlib_error, client_arguments
-from oauth_adapter import Adapter, ClientError, call, failure, saved_token, serve, success, type_name
+from oauth_adapter import Adapter, ClientError, call, caused_by, failure, saved_token, serve, success, type_name
 
 
 class AuthlibAsyncAdapter(Adapter):
@@ -190,16 +190,6 @@ def httpx_error(exception):
     if isinstance(exception, httpx.TooManyRedirects):
         return ClientError("protocol", message, type_name=type_name(exception))
     return None
-
-
-def caused_by(exception, kind, depth=8):
-    """Whether `kind` is in the exception's chain (__cause__, else __context__), a few links deep."""
-    while exception is not None and depth > 0:
-        if isinstance(exception, kind):
-            return True
-        exception = exception.__cause__ or exception.__context__
-        depth -= 1
-    return False
 
 
 if __name__ == "__main__":

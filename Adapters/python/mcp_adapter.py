@@ -56,7 +56,7 @@ from mcp.shared.auth import OAuthClientInformationFull, OAuthClientMetadata, OAu
 from mcp.shared.exceptions import MCPError
 
 from mcp_storage import FileTokenStorage
-from oauth_adapter import CRASHES, Adapter, AuthorizationAsked, ClientError, serve, type_name
+from oauth_adapter import CRASHES, Adapter, AuthorizationAsked, ClientError, caused_by, serve, type_name
 
 # How long a message waits for the SDK: under the harness's operation timeout (15 s), so that a hang
 # of the library is reported as one, with its words, and not as a silent adapter.
@@ -378,15 +378,6 @@ def sdk_error(exception):
     if isinstance(exception, CRASHES):
         return ClientError("unexpected", message, type_name=name)
     return ClientError("protocol", message, type_name=name)
-
-
-def caused_by(exception, kind, depth=8):
-    while exception is not None and depth > 0:
-        if isinstance(exception, kind):
-            return True
-        exception = exception.__cause__ or exception.__context__
-        depth -= 1
-    return False
 
 
 if __name__ == "__main__":

@@ -68,6 +68,17 @@ def type_name(exception):
 CRASHES = (AttributeError, TypeError, KeyError, IndexError, NameError, AssertionError, ZeroDivisionError, RecursionError)
 
 
+def caused_by(exception, kind, depth=8):
+    """Whether `kind` is in the exception's chain (__cause__, else __context__), a few links deep:
+    an HTTP library wraps the ssl.SSLError that tells a TLS refusal from another failure."""
+    while exception is not None and depth > 0:
+        if isinstance(exception, kind):
+            return True
+        exception = exception.__cause__ or exception.__context__
+        depth -= 1
+    return False
+
+
 def transport_error(exception):
     """requests' own failures: TLS, connection and timeout errors; None for anything else."""
     import requests
