@@ -56,16 +56,21 @@ impl Server {
                     Err(_) => continue,
                 };
                 let next = answers.next().unwrap_or_else(|| answer(500, vec![], ""));
-                if let Some(request) = serve(stream, next) {
-                    println!(
-                        "  request: {} {} authorization={} body={}",
-                        request.method,
-                        request.path,
-                        request.authorization.as_deref().unwrap_or("-"),
-                        request.body
-                    );
-                    log.lock().unwrap().push(request);
-                }
+                let request = match read_request(&stream) {
+                    Some(request) => request,
+                    None => continue,
+                };
+                println!(
+                    "  request: {} {} authorization={} body={}",
+                    request.method,
+                    request.path,
+                    request.authorization.as_deref().unwrap_or("-"),
+                    request.body
+                );
+                // Recorded before it is answered: once the library has its answer, the probe may
+                // count the requests at once, and the last one must be among them.
+                log.lock().unwrap().push(request);
+                write_answer(stream, next);
             }
         });
         Server { base, received }
@@ -80,7 +85,7 @@ impl Server {
     }
 }
 
-fn serve(stream: TcpStream, answer: Answer) -> Option<Received> {
+fn read_request(stream: &TcpStream) -> Option<Received> {
     stream.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
     stream.set_write_timeout(Some(Duration::from_secs(5))).ok()?;
     let mut reader = BufReader::new(stream.try_clone().ok()?);
@@ -108,16 +113,17 @@ fn serve(stream: TcpStream, answer: Answer) -> Option<Received> {
     }
     let mut body = vec![0u8; length];
     reader.read_exact(&mut body).ok()?;
-    let mut out = stream;
+    Some(Received { method, path, authorization, body: String::from_utf8_lossy(&body).into_owned() })
+}
+
+fn write_answer(mut out: TcpStream, answer: Answer) {
     let mut head = format!("HTTP/1.1 {} Probe\r\nContent-Length: {}\r\nConnection: close\r\n", answer.status, answer.body.len());
     for (name, value) in &answer.headers {
         head.push_str(&format!("{}: {}\r\n", name, value));
     }
     head.push_str("\r\n");
-    out.write_all(head.as_bytes()).ok()?;
-    out.write_all(answer.body.as_bytes()).ok()?;
-    out.flush().ok()?;
-    Some(Received { method, path, authorization, body: String::from_utf8_lossy(&body).into_owned() })
+    // A client that hung up early gets nothing more; the request is on record already.
+    let _ = out.write_all(head.as_bytes()).and_then(|_| out.write_all(answer.body.as_bytes())).and_then(|_| out.flush());
 }
 
 /// The probe's last line and exit status: `confirmed: CLAIM` (0) or `not confirmed: WHAT` (1).
