@@ -15,12 +15,12 @@ struct MCPEndpoint: Sendable {
         guard let token = ledger.validAccessToken(presented, at: now) else {
             return challenge(origin: origin, error: "invalid_token")
         }
-        if request.method == "POST", let method = MCPMessageAnswer.method(of: request.body) {
-            if let needed = policy.unmetScope(for: method, granted: token.scope) {
+        if request.method == "POST", let message = MCPMessageAnswer.Message(body: request.body) {
+            if let needed = policy.unmetScope(for: message.method, granted: token.scope) {
                 return insufficientScope(needed, origin: origin)
             }
+            return MCPMessageAnswer.answer(message)
         }
-        if request.method == "POST", let answer = MCPMessageAnswer.answer(request.body) { return answer }
         if request.method == "GET", request.header("Accept")?.contains("text/event-stream") == true {
             // A client's stream for the server's own messages: this server sends none (Streamable HTTP
             // lets a server refuse the stream with 405).
@@ -37,7 +37,7 @@ struct MCPEndpoint: Sendable {
     /// URL, so the client can step up.
     private func insufficientScope(_ needed: String, origin: String) -> ProviderResponse {
         var parameters = ["error=\"insufficient_scope\"", "scope=\"\(needed)\""]
-        if let metadata = policy.challengeNames { parameters.append("resource_metadata=\"\(origin + metadata.path)\"") }
+        parameters += metadataParameter(origin: origin)
         parameters.append("error_description=\"the token lacks the scope this method needs\"")
         return ProviderResponse(
             status: 403,
@@ -45,9 +45,13 @@ struct MCPEndpoint: Sendable {
         )
     }
 
+    /// `resource_metadata="…"` (RFC 9728 §5.1), the URL the policy has the server name, if any.
+    private func metadataParameter(origin: String) -> [String] {
+        policy.challengeNames.map { ["resource_metadata=\"\(origin + $0.path)\""] } ?? []
+    }
+
     private func challenge(origin: String, error: String?) -> ProviderResponse {
-        var parameters: [String] = []
-        if let metadata = policy.challengeNames { parameters.append("resource_metadata=\"\(origin + metadata.path)\"") }
+        var parameters = metadataParameter(origin: origin)
         if let scope = policy.challengeScope { parameters.append("scope=\"\(scope)\"") }
         if let error { parameters.append("error=\"\(error)\"") }
         return ProviderResponse(

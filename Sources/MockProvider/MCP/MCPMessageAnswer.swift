@@ -7,24 +7,31 @@ enum MCPMessageAnswer {
     /// The server's only tool: a call to it succeeds, whatever its arguments.
     static let toolName = "echo"
 
-    /// The JSON-RPC method of a request message in `body` (`tools/call`), `nil` for anything else.
-    static func method(of body: String) -> String? {
-        guard case .object(let message)? = JSONValue.parse(body), message["jsonrpc"] == .string("2.0") else {
-            return nil
+    /// A JSON-RPC message as the server reads it, parsed once for its authorization (the scope
+    /// its method needs) and its answer.
+    struct Message {
+        let method: String
+        /// `nil` for a notification.
+        let id: JSONValue?
+        let parameters: JSONValue?
+
+        /// `nil` when the body is no JSON-RPC message (then the endpoint answers as the plain
+        /// protected resource it also is).
+        init?(body: String) {
+            guard case .object(let message)? = JSONValue.parse(body),
+                message["jsonrpc"] == .string("2.0"),
+                let method = message["method"]?.stringValue
+            else { return nil }
+            self.method = method
+            self.id = message["id"]
+            self.parameters = message["params"]
         }
-        return message["method"]?.stringValue
     }
 
-    /// The answer to `body`, or `nil` when the body is no JSON-RPC message (then the endpoint
-    /// answers as the plain protected resource it also is).
-    static func answer(_ body: String) -> ProviderResponse? {
-        guard case .object(let message)? = JSONValue.parse(body),
-            message["jsonrpc"] == .string("2.0"),
-            let method = message["method"]?.stringValue
-        else { return nil }
+    static func answer(_ message: Message) -> ProviderResponse {
         // A notification (no id) is accepted with no body (Streamable HTTP: 202 Accepted).
-        guard let id = message["id"] else { return ProviderResponse(status: 202) }
-        let result = result(of: method, parameters: message["params"])
+        guard let id = message.id else { return ProviderResponse(status: 202) }
+        let result = result(of: message.method, parameters: message.parameters)
         var reply: [String: JSONValue] = ["jsonrpc": .string("2.0"), "id": id]
         switch result {
         case .success(let value): reply["result"] = value
@@ -59,7 +66,7 @@ enum MCPMessageAnswer {
                     "tools": .array([
                         .object([
                             "name": .string(toolName),
-                            "description": .string("Answers with the text it was given."),
+                            "description": .string("Succeeds, whatever it is given."),
                             "inputSchema": .object(["type": .string("object")]),
                         ])
                     ])
