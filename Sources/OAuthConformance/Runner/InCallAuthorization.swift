@@ -36,8 +36,26 @@ struct InCallAuthorization: Sendable {
         var answered = call
         var authorizations = 0
         while case .needsAuthorization(let url) = answer {
-            if userIsAway { return await signInAsked(url) }
-            guard authorizations < Self.mostPerCall else { return await decline(url, after: authorizations) }
+            if userIsAway {
+                return await decline(
+                    url,
+                    outcome: ClientFailure(
+                        .authorizationRequired,
+                        message:
+                            "the client asked the user to authorize again within the call (nobody was at the browser)"
+                    )
+                )
+            }
+            guard authorizations < Self.mostPerCall else {
+                return await decline(
+                    url,
+                    outcome: ClientFailure(
+                        .unexpected,
+                        message:
+                            "the client asked the user to authorize again within one call after \(authorizations) authorizations (the harness allows \(Self.mostPerCall) per call: the spec's retry \"no more than a few times\"); the user declined"
+                    )
+                )
+            }
             authorizations += 1
             switch await Self.visit(url, through: browser) {
             case .success(let redirect):
@@ -83,34 +101,15 @@ struct InCallAuthorization: Sendable {
         }
     }
 
-    /// The client asked the user to sign in again, and nobody was there to: the application's
-    /// "sign in again", declined as an absent user's would be.
-    private func signInAsked(_ url: String) async -> ClientOutcome {
+    /// The user declines the authorization (RFC 6749 §4.1.2.1 `access_denied`, to the request's own
+    /// `redirect_uri` and `state`): nobody was at the browser, or it was one too many. A client
+    /// waiting for the redirect is answered; what it answers then changes nothing: the call's
+    /// outcome is the harness's.
+    private func decline(_ url: String, outcome: ClientFailure) async -> ClientOutcome {
         if let denial = Self.denial(of: url) {
             _ = await client.perform(.completeAuthorization(redirectURL: denial))
         }
-        return .failure(
-            ClientFailure(
-                .authorizationRequired,
-                message: "the client asked the user to authorize again within the call (nobody was at the browser)"
-            )
-        )
-    }
-
-    /// One authorization too many: the user declines it (RFC 6749 §4.1.2.1 `access_denied`, to the
-    /// request's own `redirect_uri` and `state`), so that a client waiting for the redirect is
-    /// answered; what it answers then changes nothing.
-    private func decline(_ url: String, after authorizations: Int) async -> ClientOutcome {
-        if let denial = Self.denial(of: url) {
-            _ = await client.perform(.completeAuthorization(redirectURL: denial))
-        }
-        return .failure(
-            ClientFailure(
-                .unexpected,
-                message:
-                    "the client asked the user to authorize again within one call after \(authorizations) authorizations (the harness allows \(Self.mostPerCall) per call: the spec's retry \"no more than a few times\"); the user declined"
-            )
-        )
+        return .failure(outcome)
     }
 
     /// The `access_denied` redirect for an authorization request URL; `nil` without a `redirect_uri`.
