@@ -24,6 +24,10 @@ public final class MockProvider: Sendable {
     private let appServerTokenEndpoint: AppServerTokenEndpoint
     private let appServerResourceEndpoint: ResourceEndpoint
     private let mcpEndpoint: MCPEndpoint
+    /// The authorization server the MCP server may move to, where the scenario gives it one.
+    private let secondAuthorizationServer: SecondAuthorizationServer?
+    /// The authorization server the MCP server's metadata names and whose tokens it takes now.
+    private let mcpAuthorizationServer = Mutex(AuthorizationServerID.first)
     private let registrationEndpoint: RegistrationEndpoint
     private let pushedAuthorizationEndpoint: PushedAuthorizationEndpoint
     private let deviceAuthorizationEndpoint: DeviceAuthorizationEndpoint
@@ -143,25 +147,41 @@ public final class MockProvider: Sendable {
             clientID: settings.client.id
         )
         self.appServerResourceEndpoint = ResourceEndpoint(ledger: appServerLedger)
-        self.mcpEndpoint = MCPEndpoint(ledger: ledger, policy: settings.mcp)
+        self.mcpEndpoint = MCPEndpoint(policy: settings.mcp)
+        self.secondAuthorizationServer = settings.mcp.secondAuthorizationServer.map {
+            SecondAuthorizationServer(registration: $0, first: settings, clock: clock, tokenCapacity: tokenCapacity)
+        }
         self.jitter = JitterSource(seed: settings.seed)
     }
 
     /// Every token issued so far and still remembered (see `tokenCapacity`): the provider's in
-    /// order, then the app server's in order.
-    public var issuedTokens: [IssuedToken] { ledger.issued + appServerLedger.issued }
+    /// order, then the app server's, then the second authorization server's.
+    public var issuedTokens: [IssuedToken] {
+        ledger.issued + appServerLedger.issued + (secondAuthorizationServer?.ledger.issued ?? [])
+    }
+
+    /// From now on the MCP server's Protected Resource Metadata names `server` as its authorization
+    /// server, and the server takes only that server's tokens. `false` when the provider has no
+    /// such server (no `provider.mcp.second_authorization_server`).
+    public func moveMCPServer(to server: AuthorizationServerID) -> Bool {
+        guard server == .first || secondAuthorizationServer != nil else { return false }
+        mcpAuthorizationServer.withLock { $0 = server }
+        return true
+    }
 
     /// Every ID token issued so far and still remembered, in order: `id_token#N` is the N-th.
     public var issuedIDTokens: [IssuedIDToken] { idTokenLedger.issued }
 
     public func handle(_ request: ProviderRequest) -> ProviderReply {
         let now = clock.elapsed
-        let endpoint = Endpoint(path: request.path, listener: request.listener)
+        let (server, endpointPath) =
+            secondAuthorizationServer == nil ? (.first, request.path) : AuthorizationServerID.route(request.path)
+        let endpoint = Endpoint(path: endpointPath, listener: request.listener)
         let grant =
             endpoint?.takesGrants == true
             ? request.formField("grant_type").flatMap(GrantType.init(rawValue:)) : nil
         let decision = rules.decide(endpoint: endpoint, grant: grant, path: request.path, at: now)
-        var response = answer(request, endpoint: endpoint, action: decision?.action, at: now)
+        var response = answer(request, endpoint: endpoint, server: server, action: decision?.action, at: now)
         if grant == .deviceCode, decision?.action != nil, let deviceCode = request.formField("device_code") {
             let slowDown = JSONValue.parse(response.body)?["error"]?.stringValue == "slow_down"
             deviceCodes.noteScriptedPoll(deviceCode, at: now, slowDown: slowDown)
@@ -213,9 +233,20 @@ public final class MockProvider: Sendable {
     private func answer(
         _ request: ProviderRequest,
         endpoint: Endpoint?,
+        server: AuthorizationServerID,
         action: RuleAction?,
         at now: Duration
     ) -> ProviderResponse {
+        if server == .second, let secondAuthorizationServer {
+            // The second authorization server plays no scenario rule: it is there to be moved to.
+            return secondAuthorizationServer.serve(
+                request,
+                endpoint: endpoint,
+                origin: origin,
+                at: now,
+                unixNow: Int(clock.now.timeIntervalSince1970)
+            )
+        }
         guard let action else { return serve(request, endpoint: endpoint, at: now) }
         return action.answer(
             MisbehaviourContext(
@@ -245,7 +276,7 @@ public final class MockProvider: Sendable {
                 endpoint == .metadata ? .oauth : .openID,
                 at: request.path,
                 issuer: issuer,
-                origin: origin,
+                endpoints: .init(base: origin),
                 settings: settings
             )
         case .pushedAuthorization: pushedAuthorizationEndpoint.serve(request, at: now)
@@ -254,14 +285,26 @@ public final class MockProvider: Sendable {
         case .userinfo: userinfoEndpoint.serve(request, at: now)
         case .appToken: appServerTokenEndpoint.serve(request, at: now)
         case .appResource: appServerResourceEndpoint.serve(request, at: now)
-        case .mcp: mcpEndpoint.serve(request, origin: origin, at: now)
+        case .mcp:
+            mcpEndpoint.serve(
+                request,
+                origin: origin,
+                ledger: mcpTakesTheSecondServersTokens ? secondAuthorizationServer?.ledger ?? ledger : ledger,
+                at: now
+            )
         case .register: registrationEndpoint.serve(request, unixNow: Int(clock.now.timeIntervalSince1970))
         case .protectedResourceMetadata, .protectedResourceMetadataRoot, .protectedResourceMetadataNamed:
-            ProtectedResourceMetadataEndpoint.serve(origin: origin, issuer: issuer, policy: settings.mcp)
+            ProtectedResourceMetadataEndpoint.serve(
+                origin: origin,
+                issuer: mcpTakesTheSecondServersTokens ? SecondAuthorizationServer.issuer(origin: origin) : issuer,
+                policy: settings.mcp
+            )
         case nil:
             .notFound
         }
     }
+
+    private var mcpTakesTheSecondServersTokens: Bool { mcpAuthorizationServer.withLock { $0 == .second } }
 
     /// RFC 9207 / RFC 8414: the issuer is the primary origin, with the path the settings give it.
     public var issuer: String { origin + (settings.issuerPath ?? "") }
@@ -316,5 +359,6 @@ public final class MockProvider: Sendable {
     public func revoke(token value: String) {
         ledger.revoke(value)
         appServerLedger.revoke(value)
+        secondAuthorizationServer?.ledger.revoke(value)
     }
 }

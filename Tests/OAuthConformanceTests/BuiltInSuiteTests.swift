@@ -746,6 +746,16 @@ struct BuiltInSuiteTests {
             defect: "mcp-ignores-registered-auth-method",
             brokenExpectation: "no token requests (status 401)"
         ),
+        Proof(
+            scenario: "mcp/authorization-server-change-registers-anew",
+            defect: "mcp-registration-reused-at-another-authorization-server",
+            brokenExpectation: "no request carrying another authorization server's credentials"
+        ),
+        Proof(
+            scenario: "mcp/authorization-server-change-pre-registration-not-carried-over",
+            defect: "mcp-pre-registration-used-at-another-authorization-server",
+            brokenExpectation: "no request carrying another authorization server's credentials"
+        ),
     ]
 
     /// The reference client declares `dpop_downgrade: refuse`, so the defects run against that

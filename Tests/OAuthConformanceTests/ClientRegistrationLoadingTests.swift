@@ -139,4 +139,61 @@ struct ClientRegistrationLoadingTests {
         #expect(wire["client_secret"] == .null)
         #expect(wire["client_id_metadata_document_url"]?.stringValue == "https://client.example/metadata.json")
     }
+    /// `steps:` of an MCP scenario, with `provider:` as given.
+    static func mcpScenario(provider yaml: String, steps: String) -> String {
+        """
+        conformance: 1
+        id: a/b
+        title: t
+        area: mcp
+        level: MUST
+        provider:
+        \(yaml.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+        steps:
+        \(steps.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+        expect: [{ every_step: succeeds }]
+        """
+    }
+
+    @Test(
+        "a second authorization server decodes into its registration policy, never a pre-registration; a move step needs one"
+    )
+    func secondAuthorizationServer() throws {
+        let moving = "- mcp_sign_in:\n- authorization_server: second\n- mcp_sign_in:"
+        let scenario = try Fixtures.scenario(
+            Self.mcpScenario(
+                provider: "mcp: { second_authorization_server: { dynamic_registration: true } }",
+                steps: moving
+            )
+        )
+        #expect(
+            scenario.provider.mcp.secondAuthorizationServer
+                == ClientRegistrationPolicy(preRegistered: false, dynamicRegistration: true)
+        )
+        #expect(scenario.steps[1].action == .moveMCPServer(to: .second))
+        // A server offering no way at all is a scenario of its own: a pre-registered client must say so.
+        #expect(
+            try provider("mcp: { second_authorization_server: {} }").mcp.secondAuthorizationServer
+                == ClientRegistrationPolicy(preRegistered: false)
+        )
+        func problems(_ provider: String, _ steps: String) -> [String] {
+            Fixtures.diagnostics(Self.mcpScenario(provider: provider, steps: steps)).map(\.description)
+        }
+        #expect(
+            problems("seed: 1", moving) == [
+                "broken.yaml:9:3: error: step 2 moves the MCP server to the second authorization server, which this provider lacks: give it one with provider.mcp.second_authorization_server"
+            ]
+        )
+        #expect(
+            problems("mcp: { second_authorization_server: { pre_registered: true } }", moving) == [
+                "broken.yaml:7:41: error: unknown key 'pre_registered' in provider.mcp.second_authorization_server (allowed: dynamic_registration, client_id_metadata_document, substitute_auth_method)"
+            ]
+        )
+        #expect(
+            problems("seed: 1", "- authorization_server: third").first?.contains(
+                "'third' is not a valid authorization_server"
+            ) == true,
+            "\(problems("seed: 1", "- authorization_server: third"))"
+        )
+    }
 }

@@ -4,11 +4,12 @@
 /// `WWW-Authenticate: Bearer resource_metadata="…"` (RFC 9728 §5.1), with the scope it needs. Once
 /// authorized, a JSON-RPC message POSTed to it gets an MCP server's answer (`MCPMessageAnswer`).
 struct MCPEndpoint: Sendable {
-    let ledger: TokenLedger
     let policy: MCPServerPolicy
 
-    /// - Parameter origin: the provider's primary origin, where the server and its metadata live.
-    func serve(_ request: ProviderRequest, origin: String, at now: Duration) -> ProviderResponse {
+    /// - Parameters:
+    ///   - origin: the provider's primary origin, where the server and its metadata live.
+    ///   - ledger: the tokens of the authorization server the server takes tokens from now.
+    func serve(_ request: ProviderRequest, origin: String, ledger: TokenLedger, at now: Duration) -> ProviderResponse {
         guard let presented = request.bearerToken else {
             return challenge(origin: origin, error: nil)
         }

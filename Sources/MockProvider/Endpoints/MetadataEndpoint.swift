@@ -9,15 +9,24 @@ enum MetadataEndpoint {
         case openID
     }
 
+    /// The endpoints a document names: where they are, and which.
+    struct Endpoints {
+        /// The URL every endpoint's path is appended to: the origin, whatever the issuer's path,
+        /// for the first authorization server; `<origin>/as2` for the second.
+        var base: String
+        /// Only the authorization code flow's (authorization, token, registration): the second
+        /// authorization server serves nothing else.
+        var authorizationCodeOnly = false
+    }
+
     /// The document at `path` if it is one of the URLs a client builds from the issuer (with
     /// `settings.issuerPath`, RFC 8414 §3.1 inserts the well-known part before the path, OpenID
     /// Connect Discovery §4 appends it, and RFC 8414 §5 lets OpenID's be inserted too), else a 404.
-    /// Endpoints are at the origin, whatever the issuer's path.
     static func serve(
         _ document: Document,
         at path: String,
         issuer: String,
-        origin: String,
+        endpoints: Endpoints,
         settings: ProviderSettings
     ) -> ProviderResponse {
         let issuerPath = settings.issuerPath ?? ""
@@ -29,19 +38,19 @@ enum MetadataEndpoint {
             }
         guard paths.contains(path) else { return .notFound }
         switch document {
-        case .oauth: return .json(200, .object(oauthMembers(issuer: issuer, origin: origin, settings: settings)))
-        case .openID: return openIDConfiguration(issuer: issuer, origin: origin, settings: settings)
+        case .oauth: return .json(200, .object(oauthMembers(issuer: issuer, endpoints: endpoints, settings: settings)))
+        case .openID: return openIDConfiguration(issuer: issuer, endpoints: endpoints, settings: settings)
         }
     }
 
     private static func openIDConfiguration(
         issuer: String,
-        origin: String,
+        endpoints: Endpoints,
         settings: ProviderSettings
     ) -> ProviderResponse {
         let idTokens = settings.idTokens
-        var members = oauthMembers(issuer: issuer, origin: origin, settings: settings)
-        members["userinfo_endpoint"] = .string(origin + Endpoint.userinfo.path)
+        var members = oauthMembers(issuer: issuer, endpoints: endpoints, settings: settings)
+        members["userinfo_endpoint"] = .string(endpoints.base + Endpoint.userinfo.path)
         members["id_token_signing_alg_values_supported"] = .array(
             idTokenSigningAlgorithms(idTokens.algorithm).map(JSONValue.string)
         )
@@ -54,28 +63,37 @@ enum MetadataEndpoint {
         return .json(200, .object(members))
     }
 
-    private static func oauthMembers(issuer: String, origin: String, settings: ProviderSettings) -> [String: JSONValue]
-    {
-        func url(_ endpoint: Endpoint) -> JSONValue { .string(origin + endpoint.path) }
+    private static func oauthMembers(
+        issuer: String,
+        endpoints: Endpoints,
+        settings: ProviderSettings
+    ) -> [String: JSONValue] {
+        func url(_ endpoint: Endpoint) -> JSONValue { .string(endpoints.base + endpoint.path) }
         var members: [String: JSONValue] = [
             "issuer": .string(issuer),
             "authorization_endpoint": url(.authorize),
             "token_endpoint": url(.token),
-            "revocation_endpoint": url(.revoke),
-            "introspection_endpoint": url(.introspect),
-            "jwks_uri": url(.jwks),
             "response_types_supported": .array([.string("code")]),
             "scopes_supported": .array(["openid", "profile", "email"].map(JSONValue.string)),
-            "grant_types_supported": .array(GrantType.providerGrants.map { .string($0.rawValue) }),
+            "grant_types_supported": .array(
+                (endpoints.authorizationCodeOnly ? [.authorizationCode, .refreshToken] : GrantType.providerGrants).map {
+                    .string($0.rawValue)
+                }
+            ),
             "code_challenge_methods_supported": .array(CodeChallengeMethod.allCases.map { .string($0.rawValue) }),
             "token_endpoint_auth_methods_supported": .array(
                 tokenEndpointAuthMethods(settings.clientAuthentication).map(JSONValue.string)
             ),
             "authorization_response_iss_parameter_supported": .bool(true),
-            "pushed_authorization_request_endpoint": url(.pushedAuthorization),
-            "device_authorization_endpoint": url(.deviceAuthorization),
-            "require_pushed_authorization_requests": .bool(settings.pushedAuthorization?.required ?? false),
         ]
+        if !endpoints.authorizationCodeOnly {
+            members["revocation_endpoint"] = url(.revoke)
+            members["introspection_endpoint"] = url(.introspect)
+            members["jwks_uri"] = url(.jwks)
+            members["pushed_authorization_request_endpoint"] = url(.pushedAuthorization)
+            members["device_authorization_endpoint"] = url(.deviceAuthorization)
+            members["require_pushed_authorization_requests"] = .bool(settings.pushedAuthorization?.required ?? false)
+        }
         if let algorithm = assertionAlgorithm(settings.clientAuthentication) {
             // RFC 8414 §2: present whenever private_key_jwt or client_secret_jwt is listed.
             members["token_endpoint_auth_signing_alg_values_supported"] = .array([.string(algorithm)])

@@ -21,6 +21,11 @@ public struct MCPServerPolicy: Sendable, Equatable {
     /// was granted: a server no re-authorization satisfies, for a client's step-up retry limit
     /// (MCP "Step-Up Authorization Flow": retry "no more than a few times").
     public var scopesNeverEnough = false
+    /// A second authorization server the MCP server can move to (`authorization_server: second`
+    /// steps), and how a client gets a client ID there; `nil`: the provider has none. From the
+    /// move on, the Protected Resource Metadata names only the second, and the server takes only
+    /// its tokens (MCP "Authorization Server Binding").
+    public var secondAuthorizationServer: ClientRegistrationPolicy?
 
     public init(
         challengeScope: String? = nil,

@@ -6,10 +6,14 @@ import Synchronization
 /// and every endpoint that authenticates clients.
 final class ClientRegistrations: Sendable {
     let policy: ClientRegistrationPolicy
+    /// Begins every id and secret it hands out, so that another authorization server's registrations
+    /// (`as2-registered-client-1`) are told from this one's.
+    private let idPrefix: String
     private let registered = Mutex<(clients: [String: RegisteredClient], count: Int)>(([:], 0))
 
-    init(policy: ClientRegistrationPolicy) {
+    init(policy: ClientRegistrationPolicy, idPrefix: String = "") {
         self.policy = policy
+        self.idPrefix = idPrefix
     }
 
     /// A new registration with a fresh id (and a secret unless the client is public), numbered in
@@ -18,8 +22,8 @@ final class ClientRegistrations: Sendable {
         registered.withLock { state in
             state.count += 1
             let client = RegisteredClient(
-                id: "registered-client-\(state.count)",
-                secret: isPublic ? nil : "registered-secret-\(state.count)",
+                id: "\(idPrefix)registered-client-\(state.count)",
+                secret: isPublic ? nil : "\(idPrefix)registered-secret-\(state.count)",
                 redirectURIs: redirectURIs
             )
             state.clients[client.id] = client

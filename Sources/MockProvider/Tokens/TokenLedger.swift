@@ -13,6 +13,29 @@ public struct IssuedToken: Sendable, Equatable {
         case provider
         /// The app server on the other origin (Endpoint.appToken): its own tokens, for its own resource.
         case appServer = "app_server"
+        /// The provider's second authorization server (`AuthorizationServerID.second`), which an MCP
+        /// server can move to: its tokens are good at the MCP server only once it has.
+        case secondAuthorizationServer = "second_authorization_server"
+
+        /// How scenarios and reports name its tokens before the kind: `app_access_token#1`,
+        /// `as2_refresh_token#1`; nothing for the provider's.
+        public var labelPrefix: String {
+            switch self {
+            case .provider: ""
+            case .appServer: "app_"
+            case .secondAuthorizationServer: "as2_"
+            }
+        }
+
+        /// Its tokens' values begin so (`as2-at-3`), so a token presented to another server is
+        /// simply unknown there.
+        var valuePrefix: String {
+            switch self {
+            case .provider: ""
+            case .appServer: "app-"
+            case .secondAuthorizationServer: "as2-"
+            }
+        }
     }
 
     public var kind: Kind
@@ -66,7 +89,7 @@ public struct IssuedToken: Sendable, Equatable {
 
     /// `access_token#`, `app_refresh_token#`.
     public static func labelPrefix(_ kind: Kind, _ server: Server) -> String {
-        (server == .appServer ? "app_" : "") + kind.rawValue + "#"
+        server.labelPrefix + kind.rawValue + "#"
     }
 
     public func isExpired(at instant: Duration) -> Bool {
@@ -184,9 +207,8 @@ final class TokenLedger: Sendable {
         self.policy = policy
         self.capacity = capacity
         self.server = server
-        // Distinct values, so a token presented to the wrong server is simply unknown there.
-        self.accessPrefix = server == .appServer ? "app-at-" : "at-"
-        self.refreshPrefix = server == .appServer ? "app-rt-" : "rt-"
+        self.accessPrefix = server.valuePrefix + "at-"
+        self.refreshPrefix = server.valuePrefix + "rt-"
         self.state = Mutex(State(accessPrefix: accessPrefix, refreshPrefix: refreshPrefix))
     }
 

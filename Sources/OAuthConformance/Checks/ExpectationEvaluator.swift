@@ -9,6 +9,9 @@ public struct ExpectationEvaluator: Sendable {
     public var clientSecret: String
     /// The user's password, which no error may quote; `evaluate` takes it from the scenario.
     public var userPassword: String
+    /// The client's registration made before the scenario, if any; `evaluate` takes it from the
+    /// scenario.
+    public var preRegisteredClient: ClientCredentials?
 
     public init(
         transcript: Transcript,
@@ -22,7 +25,12 @@ public struct ExpectationEvaluator: Sendable {
 
     /// What every check is judged against.
     var context: JudgingContext {
-        JudgingContext(transcript: transcript, clientSecret: clientSecret, userPassword: userPassword)
+        JudgingContext(
+            transcript: transcript,
+            clientSecret: clientSecret,
+            userPassword: userPassword,
+            preRegisteredClient: preRegisteredClient
+        )
     }
 
     /// Every check of the scenario, each at its level: a step's stated outcome at the scenario's,
@@ -32,6 +40,7 @@ public struct ExpectationEvaluator: Sendable {
         var judge = self
         judge.clientSecret = scenario.provider.client.secret
         judge.userPassword = scenario.provider.user.password
+        judge.preRegisteredClient = scenario.provider.registration.preRegistered ? scenario.provider.client : nil
         let outcomes = judge.stepOutcomeChecks().map { $0.at(scenario.level) } + judge.codeFieldChecks()
         let declared = transcript.profile.capabilities
         let expectations = scenario.expectations.enumerated().compactMap { index, expectation -> CheckResult? in

@@ -54,6 +54,9 @@ extension JudgingContext {
                 .filter { credentialFields.contains($0.name) && !$0.value.isEmpty }
                 .map { "parameter \($0.name)" }
             return sightings.isEmpty ? nil : "(\(Array(Set(sightings)).sorted().joined(separator: ", ")))"
+        case .anotherAuthorizationServersCredentials:
+            return AuthorizationServerBinding(transcript: transcript, preRegistered: preRegisteredClient)
+                .sighting(in: entry)
         case .bearerForDPoPToken, .replayedDPoPProof, .staleDPoPNonce:
             return DPoPSighting(journal: transcript.journal, tokens: transcript).sighting(of: forbidden, in: entry)
         }

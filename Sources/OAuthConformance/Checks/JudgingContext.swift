@@ -9,6 +9,9 @@ struct JudgingContext: Sendable {
     let clientSecret: String
     /// The user's password, which no error may quote.
     let userPassword: String
+    /// The client's registration made before the scenario, if the provider holds one: the first
+    /// authorization server's (`AuthorizationServerBinding`).
+    var preRegisteredClient: ClientCredentials? = nil
 
     // MARK: Requests
 

@@ -439,6 +439,10 @@ private struct StepExecution {
             let revoked = Self.tokens(to: target, among: provider.issuedTokens)
             for token in revoked { provider.revoke(token: token.value) }
             return .success(.revoked(revoked.map(TokenReference.init)))
+        case .moveMCPServer(let server):
+            // The loader refuses a move to a server the scenario does not give the provider.
+            _ = provider.moveMCPServer(to: server)
+            return .success(.movedMCPServer(to: server))
         }
     }
 

@@ -89,7 +89,7 @@ enum SignInChoice: Equatable {
     static func mayNeedAUsersSession(_ scenario: Scenario) -> Bool {
         let usesTheUser = scenario.steps.contains { step in
             switch step.action {
-            case .advance, .advanceTo, .wait, .revoke: true
+            case .advance, .advanceTo, .wait, .revoke, .moveMCPServer: true
             case .client(.signInAsTheClientDoes), .client(.request), .concurrently(_, .request): false
             case .client, .concurrently: true
             }

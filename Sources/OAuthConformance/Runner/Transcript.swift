@@ -90,13 +90,15 @@ public enum StepResult: Sendable, Equatable {
     case waited(Duration)
     /// The provider revoked these tokens.
     case revoked([TokenReference])
+    /// The MCP server moved to this authorization server.
+    case movedMCPServer(to: AuthorizationServerID)
 
     /// What the client reported, one outcome per operation; none for a clock step.
     public var clientOutcomes: [ClientOutcome] {
         switch self {
         case .client(let outcome): [outcome]
         case .clients(let outcomes): outcomes
-        case .clockMoved, .waited, .revoked: []
+        case .clockMoved, .waited, .revoked, .movedMCPServer: []
         }
     }
 }

@@ -35,6 +35,9 @@ public enum StepAction: Sendable, Equatable {
     case wait(Duration)
     /// The provider revokes tokens it issued, as when the user withdraws consent elsewhere.
     case revoke(RevocationTarget)
+    /// The MCP server moves to this authorization server: its Protected Resource Metadata names it
+    /// from now on, and the server takes only its tokens (`authorization_server: second`).
+    case moveMCPServer(to: AuthorizationServerID)
 
     /// A `wait` longer than this is refused: scenarios must stay fast enough for CI.
     public static let longestWait = Duration.seconds(10)
@@ -58,6 +61,7 @@ public enum StepAction: Sendable, Equatable {
         case .advanceTo(let instant): "advance to \(instant)"
         case .wait(let amount): "wait \(DurationText.format(amount))"
         case .revoke(let target): "provider revokes \(target.phrase)"
+        case .moveMCPServer(let server): "the MCP server moves to the \(server.rawValue) authorization server"
         }
     }
 
@@ -70,7 +74,7 @@ public enum StepAction: Sendable, Equatable {
         case .client(let operation): operation.requiredCapability.map { [$0] } ?? []
         case .concurrently(_, let operation): [.concurrency] + (operation.requiredCapability.map { [$0] } ?? [])
         case .advance, .advanceTo: [.virtualClock]
-        case .wait, .revoke: []
+        case .wait, .revoke, .moveMCPServer: []
         }
     }
 }

@@ -185,8 +185,9 @@ extension TimeExpression {
 }
 
 extension TokenReference {
-    /// Parses `access_token#N` or `refresh_token#N`, N ≥ 1, and the app server's
-    /// `app_access_token#N` and `app_refresh_token#N`. (`#` rather than brackets, which YAML flow
+    /// Parses `access_token#N` or `refresh_token#N`, N ≥ 1, the app server's `app_access_token#N`
+    /// and `app_refresh_token#N`, and the second authorization server's `as2_access_token#N` and
+    /// `as2_refresh_token#N`. (`#` rather than brackets, which YAML flow
     /// mappings such as `{ refresh_token: refresh_token#1 }` would reject unquoted.)
     public static func parse(_ text: String) -> TokenReference? {
         let parts = text.trimmingCharacters(in: .whitespaces).split(separator: "#", omittingEmptySubsequences: false)
@@ -194,11 +195,14 @@ extension TokenReference {
             return nil
         }
         let name = String(parts[0])
-        let server: IssuedToken.Server = name.hasPrefix("app_") ? .appServer : .provider
-        guard let kind = IssuedToken.Kind(rawValue: server == .appServer ? String(name.dropFirst(4)) : name) else {
-            return nil
+        for server in [IssuedToken.Server.appServer, .secondAuthorizationServer, .provider]
+        where name.hasPrefix(server.labelPrefix) {
+            guard let kind = IssuedToken.Kind(rawValue: String(name.dropFirst(server.labelPrefix.count))) else {
+                return nil
+            }
+            return TokenReference(kind, ordinal, server: server)
         }
-        return TokenReference(kind, ordinal, server: server)
+        return nil
     }
 }
 

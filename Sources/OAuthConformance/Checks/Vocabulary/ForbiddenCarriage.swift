@@ -24,6 +24,9 @@ public enum ForbiddenCarriage: String, Sendable, Hashable, CaseIterable {
     /// A DPoP proof without the latest nonce the server it goes to has handed out, in an error or
     /// in a success (RFC 9449 §8.2, §9).
     case staleDPoPNonce = "stale_dpop_nonce"
+    /// A client ID, client secret or token that one authorization server issued, in a request to
+    /// another's endpoints (MCP "Authorization Server Binding", `AuthorizationServerBinding`).
+    case anotherAuthorizationServersCredentials = "another_authorization_servers_credentials"
 
     /// e.g. "carrying an expired access token".
     public var phrase: String {
@@ -37,6 +40,7 @@ public enum ForbiddenCarriage: String, Sendable, Hashable, CaseIterable {
         case .bearerForDPoPToken: "presenting a DPoP-bound access token as a bearer token"
         case .replayedDPoPProof: "carrying a DPoP proof whose jti was used before"
         case .staleDPoPNonce: "carrying a DPoP proof without the server's latest nonce"
+        case .anotherAuthorizationServersCredentials: "carrying another authorization server's credentials"
         }
     }
 
@@ -96,6 +100,12 @@ public enum ForbiddenCarriage: String, Sendable, Hashable, CaseIterable {
                 form: #"`never: { carries: stale_dpop_nonce }`"#,
                 passesWhen:
                     #"No matching request carries a DPoP proof without the latest nonce its server (the token endpoint's, or the resource's) handed out before the request, in a `use_dpop_nonce` error or in the `DPoP-Nonce` of a success (RFC 9449 §8.2, §9)."#
+            )
+        case .anotherAuthorizationServersCredentials:
+            CheckDocumentation(
+                form: #"`never: { carries: another_authorization_servers_credentials }`"#,
+                passesWhen:
+                    #"No request to one authorization server's endpoints (authorization, token, registration and the rest) carries a client ID, client secret or token another authorization server issued: the pre-registered client and the first server's tokens are the first's; a client registered at a registration endpoint, and that server's tokens, are that server's (MCP "Authorization Server Binding"). A Client ID Metadata Document URL is nobody's."#
             )
         }
     }

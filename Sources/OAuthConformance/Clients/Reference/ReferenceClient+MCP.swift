@@ -122,6 +122,12 @@ extension ReferenceClient {
             serverMetadata: serverMetadata,
             behaviour: behaviour.mcp
         )
+        if let previous = mcpAuthorization, previous.expectedIssuer.identifier != issuer {
+            // "Authorization Server Binding": the session's tokens are the previous server's, which
+            // the MCP server no longer takes; none of them may go to this server's token endpoint.
+            tokens = nil
+            store.save(nil)
+        }
         mcpAuthorization = MCPAuthorization(
             expectedIssuer: expectedIssuer,
             authorizationEndpoint: authorizationEndpoint,

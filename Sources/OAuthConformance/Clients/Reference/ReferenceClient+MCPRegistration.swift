@@ -8,18 +8,32 @@ import NIOCore
 /// else its Client ID Metadata Document's URL where the authorization server advertises
 /// `client_id_metadata_document_supported`; else Dynamic Client Registration (RFC 7591) at the
 /// `registration_endpoint`; else an error. A registration refused, or answered without a
-/// `client_id`, ends the sign-in with an error before any authorization request.
+/// `client_id`, ends the sign-in with an error before any authorization request. Each client ID is
+/// kept by the issuer of the server that issued it ("Authorization Server Binding"): the
+/// pre-registered one is the environment's `issuer`'s, and at another server the client has none.
 extension ReferenceClient {
     /// Makes the client ID for `issuer` the one the client signs in with; `nil` once it is, or the
     /// failure that ends the sign-in.
     func obtainMCPClientID(issuer: String, serverMetadata: JSONValue) async -> ClientFailure? {
         let order = behaviour.mcp.registrationOrder
         let registrationEndpoint = serverMetadata["registration_endpoint"]?.stringValue
-        if let kept = mcpRegistration, kept.issuer == issuer {
+        if environment.isPreRegistered, mcpRegistrations[environment.endpoints.issuer] == nil {
+            mcpRegistrations[environment.endpoints.issuer] = MCPClientRegistration(
+                issuer: environment.endpoints.issuer,
+                client: environment.client,
+                authentication: environment.clientAuthentication
+            )
+        }
+        let kept =
+            mcpRegistrations[issuer]
+            ?? (behaviour.mcp.registrationsBoundToTheirServer ? nil : mcpRegistrations[latestMCPIssuer ?? ""])
+            ?? (behaviour.mcp.preRegistrationBoundToItsServer || !environment.isPreRegistered
+                ? nil : mcpRegistrations[environment.endpoints.issuer])
+        if let kept, !(environment.isPreRegistered && order == .registersDespitePreRegistration) {
             adopt(kept)
             return nil
         }
-        if environment.isPreRegistered {
+        if environment.isPreRegistered, issuer == environment.endpoints.issuer {
             // The defect's client registers wherever it can, as if it had no client ID.
             guard order == .registersDespitePreRegistration, let registrationEndpoint else { return nil }
             return await register(at: registrationEndpoint, issuer: issuer)
@@ -40,6 +54,14 @@ extension ReferenceClient {
             return nil
         }
         guard let registrationEndpoint else {
+            if environment.isPreRegistered {
+                // "Authorization Server Binding": its credentials are another server's, and not tried here.
+                return ClientFailure(
+                    .invalidClient,
+                    message:
+                        "no client ID for \(issuer): the client is pre-registered with \(environment.endpoints.issuer) only, and this authorization server offers neither Client ID Metadata Documents\(environment.clientIDMetadataDocumentURL == nil ? " (the client has none)" : "") nor a registration_endpoint"
+                )
+            }
             return ClientFailure(
                 .unsupported,
                 message:
@@ -61,7 +83,8 @@ extension ReferenceClient {
 
     /// From now on the client is the one registered: its token requests authenticate as it.
     private func adopt(_ registration: MCPClientRegistration) {
-        mcpRegistration = registration
+        mcpRegistrations[registration.issuer] = registration
+        latestMCPIssuer = registration.issuer
         environment.client = registration.client
         environment.clientAuthentication = registration.authentication
     }

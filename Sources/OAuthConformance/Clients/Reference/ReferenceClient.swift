@@ -36,9 +36,10 @@ public actor ReferenceClient: ClientUnderTest {
     var pendingAuthorization: AuthorizationRequest?
     /// What an MCP sign-in discovered: where its tokens come from and which server they are for.
     var mcpAuthorization: MCPAuthorization?
-    /// The client ID an MCP sign-in obtained, by Client ID Metadata Document or registration, for
-    /// the authorization server it was obtained at.
-    var mcpRegistration: MCPClientRegistration?
+    /// The client ID at each authorization server, by issuer (`ReferenceClient+MCPRegistration`).
+    var mcpRegistrations: [String: MCPClientRegistration] = [:]
+    /// The issuer of the client ID adopted last.
+    var latestMCPIssuer: String?
     /// The MCP call a step-up interrupted, sent again once the user has authorized.
     var mcpCallInProgress: MCPCallInProgress?
     /// Step-ups so far for each resource and operation (`MCPCallInProgress.attemptKey`), until one succeeds.

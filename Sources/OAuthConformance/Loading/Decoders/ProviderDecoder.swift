@@ -90,6 +90,7 @@ struct ProviderDecoder {
                 "provider.mcp",
                 allowedKeys: [
                     "resource_metadata", "challenge_scope", "scopes_supported", "method_scopes", "scopes_never_enough",
+                    "second_authorization_server",
                 ]
             )
         {
@@ -116,8 +117,11 @@ struct ProviderDecoder {
                 }
                 settings.mcp.scopesNeverEnough = never
             }
+            if let node = mcp["second_authorization_server"] {
+                settings.mcp.secondAuthorizationServer = clientRegistration(node, of: .second)
+            }
         }
-        if let node = provider["client_registration"], let policy = clientRegistration(node) {
+        if let node = provider["client_registration"], let policy = clientRegistration(node, of: .first) {
             settings.registration = policy
         }
         if let node = provider["client_secret"], let secret = reader.string(node, "client_secret") {
@@ -163,21 +167,28 @@ struct ProviderDecoder {
     }
 
     /// `client_registration: { pre_registered: false, dynamic_registration: true, client_id_metadata_document: true }`:
-    /// how the client gets its client ID (MCP authorization, "Client Registration").
-    private func clientRegistration(_ node: Node) -> ClientRegistrationPolicy? {
-        let keys = ["pre_registered", "dynamic_registration", "client_id_metadata_document", "substitute_auth_method"]
-        guard let fields = reader.mapping(node, "provider.client_registration", allowedKeys: keys) else { return nil }
-        var policy = ClientRegistrationPolicy()
+    /// how the client gets its client ID (MCP authorization, "Client Registration"). At the second
+    /// authorization server (`mcp.second_authorization_server: { dynamic_registration: true }`) the
+    /// client is never pre-registered, and may find no way at all: a pre-registered client must
+    /// then surface an error.
+    private func clientRegistration(_ node: Node, of server: AuthorizationServerID) -> ClientRegistrationPolicy? {
+        let first = server == .first
+        let keys =
+            (first ? ["pre_registered"] : [])
+            + ["dynamic_registration", "client_id_metadata_document", "substitute_auth_method"]
+        let name = first ? "client_registration" : "mcp.second_authorization_server"
+        guard let fields = reader.mapping(node, "provider." + name, allowedKeys: keys) else { return nil }
+        var policy = ClientRegistrationPolicy(preRegistered: first)
         if let value = fields["pre_registered"].flatMap({ reader.bool($0, "client_registration.pre_registered") }) {
             policy.preRegistered = value
         }
         if let value = fields["dynamic_registration"].flatMap({
-            reader.bool($0, "client_registration.dynamic_registration")
+            reader.bool($0, "\(name).dynamic_registration")
         }) {
             policy.dynamicRegistration = value
         }
         if let value = fields["client_id_metadata_document"].flatMap({
-            reader.bool($0, "client_registration.client_id_metadata_document")
+            reader.bool($0, "\(name).client_id_metadata_document")
         }) {
             policy.clientIDMetadataDocuments = value
         }
@@ -185,13 +196,13 @@ struct ProviderDecoder {
         if let node = fields["substitute_auth_method"],
             let method = reader.word(
                 node,
-                "client_registration.substitute_auth_method",
+                "\(name).substitute_auth_method",
                 among: ClientRegistrationPolicy.registrableAuthMethods
             )
         {
             policy.substitutedAuthMethod = method
         }
-        if !policy.preRegistered, !policy.dynamicRegistration, !policy.clientIDMetadataDocuments {
+        if first, !policy.preRegistered, !policy.dynamicRegistration, !policy.clientIDMetadataDocuments {
             reader.error(
                 "client_registration.pre_registered: false leaves the client no way to get a client ID: offer dynamic_registration or client_id_metadata_document",
                 at: node

@@ -36,6 +36,16 @@ struct ScenarioDecoder {
             expectationDecoder.decode($0)
         }
         let preconditions = top["precondition"].map { expectationDecoder.decodePreconditions($0) }
+        if let steps, let provider, provider.mcp.secondAuthorizationServer == nil,
+            let move = steps.firstIndex(where: { $0.action == .moveMCPServer(to: .second) }),
+            let stepsNode = top["steps"]
+        {
+            reader.error(
+                "step \(move + 1) moves the MCP server to the second authorization server, which this provider lacks: give it one with provider.mcp.second_authorization_server",
+                at: stepsNode
+            )
+            return nil
+        }
         guard let id, let title, let area, let level, let provider, let steps, let expect,
             preconditions != .some(nil)
         else { return nil }

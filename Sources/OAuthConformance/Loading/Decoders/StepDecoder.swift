@@ -11,7 +11,7 @@ struct StepDecoder {
         "restart",
         "concurrently", "advance",
         "advance_to",
-        "wait", "revoke",
+        "wait", "revoke", "authorization_server",
     ]
     /// The steps a client carries out, the only ones `concurrently` can repeat.
     static let clientOperations = ["login", "request"]
@@ -54,6 +54,10 @@ struct StepDecoder {
             case "mcp_sign_in": bare(actionNode, "mcp_sign_in").map { .client(.mcpSignIn) }
             case "mcp_call": mcpMethod(actionNode).map { .client(.mcpCall(method: $0)) }
             case "revoke": reader.enumeration(actionNode, "revoke", as: RevocationTarget.self).map(StepAction.revoke)
+            case "authorization_server":
+                reader.enumeration(actionNode, "authorization_server", as: AuthorizationServerID.self).map {
+                    StepAction.moveMCPServer(to: $0)
+                }
             case "concurrently": concurrently(actionNode)
             case "advance": reader.duration(actionNode, "advance").map(StepAction.advance)
             case "wait": wait(actionNode)

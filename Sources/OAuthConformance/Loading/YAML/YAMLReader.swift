@@ -159,7 +159,7 @@ struct YAMLReader {
         guard let text = scalarText(node, what, example: "access_token#1") else { return nil }
         guard let reference = TokenReference.parse(text) else {
             error(
-                "\(what): '\(text)' is not a token; write access_token#N or refresh_token#N (N from 1), or app_access_token#N or app_refresh_token#N for the app server's",
+                "\(what): '\(text)' is not a token; write access_token#N or refresh_token#N (N from 1), app_access_token#N or app_refresh_token#N for the app server's, as2_access_token#N or as2_refresh_token#N for the second authorization server's",
                 at: node
             )
             return nil
@@ -172,7 +172,7 @@ struct YAMLReader {
         guard let text = scalarText(node, "presents", example: "access_token#1") else { return nil }
         guard let credential = PresentedCredential.parse(text) else {
             error(
-                "presents: '\(text)' is not a token; write access_token#N, refresh_token#N, app_access_token#N, app_refresh_token#N or id_token#N (N from 1)",
+                "presents: '\(text)' is not a token; write access_token#N, refresh_token#N, app_access_token#N, app_refresh_token#N, as2_access_token#N, as2_refresh_token#N or id_token#N (N from 1)",
                 at: node
             )
             return nil

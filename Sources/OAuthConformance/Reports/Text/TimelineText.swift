@@ -56,6 +56,7 @@ public enum TimelineText {
         case .waited(let amount): "waited \(DurationText.format(amount)) of real time"
         case .revoked(let tokens):
             tokens.isEmpty ? "nothing to revoke" : "revoked " + tokens.map(\.description).joined(separator: ", ")
+        case .movedMCPServer(let server): "the MCP server now names the \(server.rawValue) authorization server"
         }
     }
 

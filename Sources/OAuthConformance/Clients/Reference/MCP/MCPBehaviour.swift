@@ -109,6 +109,14 @@ public struct MCPBehaviour: Sendable, Equatable {
     /// RFC 7591 §3.2.1: the client authenticates as the answer says it was registered, which may
     /// be another method than it asked for. Off, it authenticates as it asked (a public client).
     public var usesRegisteredAuthMethod = true
+    /// MCP "Authorization Server Binding": a client ID obtained by registration is used only at the
+    /// authorization server that issued it, and the client registers anew at another. Off, it
+    /// keeps using its latest registration wherever the MCP server's metadata leads.
+    public var registrationsBoundToTheirServer = true
+    /// The same for the pre-registered client ID, which is the environment's `issuer`'s: at another
+    /// authorization server the client has none (and says so, where it cannot register). Off, it
+    /// uses it at any.
+    public var preRegistrationBoundToItsServer = true
 
     public init() {}
 
@@ -224,5 +232,13 @@ extension MCPBehaviour {
             "mcp-ignores-registered-auth-method",
             "authenticates as it asked to be registered (a public client) when the registration's answer names another token_endpoint_auth_method"
         ) { $0.mcp.usesRegisteredAuthMethod = false },
+        .defect(
+            "mcp-registration-reused-at-another-authorization-server",
+            "keeps using the client ID it registered at one authorization server after the MCP server moves to another"
+        ) { $0.mcp.registrationsBoundToTheirServer = false },
+        .defect(
+            "mcp-pre-registration-used-at-another-authorization-server",
+            "uses its pre-registered client ID at whatever authorization server the MCP server names"
+        ) { $0.mcp.preRegistrationBoundToItsServer = false },
     ]
 }
