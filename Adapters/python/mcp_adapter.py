@@ -111,7 +111,7 @@ class MCPAdapter(Adapter):
     name = "mcp"
     version = f"{version('mcp')} (httpx2 {version('httpx2')})"
     capabilities = ["mcp_discovery", "authorization_code", "restart", "custom_ca", "concurrency",
-                    "dynamic_registration", "client_id_metadata_document"]
+                    "dynamic_registration", "client_id_metadata_document", "mcp_legacy_discovery"]
 
     def __init__(self):
         self.loop = asyncio.new_event_loop()

@@ -756,6 +756,17 @@ struct BuiltInSuiteTests {
             defect: "mcp-pre-registration-used-at-another-authorization-server",
             brokenExpectation: "no request carrying another authorization server's credentials"
         ),
+        Proof(
+            scenario: "mcp/legacy-discovery-metadata-at-server-origin",
+            defect: "mcp-legacy-skips-metadata",
+            brokenExpectation:
+                "in this order: the first prm request, then the first prm_root request, then the first metadata request (at /.well-known/oauth-authorization-server, status 200), then the first authorize request"
+        ),
+        Proof(
+            scenario: "mcp/legacy-discovery-default-endpoints",
+            defect: "mcp-legacy-no-default-endpoints",
+            brokenExpectation: "step 1 (mcp_sign_in) outcome"
+        ),
     ]
 
     /// The reference client declares `dpop_downgrade: refuse`, so the defects run against that

@@ -278,6 +278,11 @@ public enum Capability: String, Sendable, Hashable, CaseIterable {
     /// `client_id_metadata_document_url`), where the authorization server advertises
     /// `client_id_metadata_document_supported`.
     case clientIDMetadataDocument = "client_id_metadata_document"
+    /// Signs in to an MCP server that publishes no Protected Resource Metadata as MCP authorization
+    /// 2025-03-26 had a client do it: the authorization server's metadata at the server's origin
+    /// (RFC 8414), else the default endpoints `/authorize`, `/token` and `/register` there. A
+    /// client of 2026-07-28 alone need not: the spec has it abort or use values it was configured with.
+    case mcpLegacyDiscovery = "mcp_legacy_discovery"
 
     /// Capabilities a profile declares through a policy, never in its list.
     static let declaredByPolicy: Set<Capability> = [

@@ -33,57 +33,29 @@ extension ReferenceClient {
             challenged: challenged?.resourceMetadata,
             order: behaviour.mcp.metadataOrder
         )
-        let resourceMetadata: JSONValue
-        switch await firstDocument(at: resourceURLs, naming: "Protected Resource Metadata") {
-        case .success(let document): resourceMetadata = document
+        let discovered: MCPDiscovery
+        switch await documentIfAny(at: resourceURLs, naming: "Protected Resource Metadata") {
         case .failure(let failure): return .failure(failure)
+        case .success(nil):
+            // No Protected Resource Metadata anywhere: a server of MCP authorization 2025-03-26.
+            switch await legacyDiscovery(server: server, triedURLs: resourceURLs) {
+            case .success(let legacy): discovered = legacy
+            case .failure(let failure): return .failure(failure)
+            }
+        case .success(let resourceMetadata?):
+            switch await discovery(from: resourceMetadata, server: server) {
+            case .success(let found): discovered = found
+            case .failure(let failure): return .failure(failure)
+            }
         }
-        // RFC 9728 §3.3: a document about another resource must not be used.
-        if behaviour.mcp.checksResource, resourceMetadata["resource"]?.stringValue != server {
-            return .failure(
-                ClientFailure(
-                    .protocolViolation,
-                    message:
-                        "the Protected Resource Metadata names the resource \(Self.quoted(resourceMetadata["resource"])), not the MCP server \(server) (RFC 9728 §3.3)"
-                )
-            )
-        }
-        guard case .array(let servers)? = resourceMetadata["authorization_servers"],
-            let issuer = servers.first?.stringValue
-        else {
-            return .failure(
-                ClientFailure(
-                    .protocolViolation,
-                    message: "the Protected Resource Metadata names no authorization server"
-                )
-            )
-        }
-
-        let serverURLs = MCPDiscoveryURLs.authorizationServerMetadata(
-            issuer: issuer,
-            order: behaviour.mcp.serverMetadataOrder
-        )
-        let serverMetadata: JSONValue
-        switch await firstDocument(at: serverURLs, naming: "authorization server metadata") {
-        case .success(let document): serverMetadata = document
-        case .failure(let failure): return .failure(failure)
-        }
-        // RFC 8414 §3.3, MCP "Authorization Server Metadata Discovery": not the issuer asked about, not used.
-        if behaviour.mcp.checksIssuer, serverMetadata["issuer"]?.stringValue != issuer {
-            return .failure(
-                ClientFailure(
-                    .protocolViolation,
-                    message:
-                        "the authorization server metadata's issuer is \(Self.quoted(serverMetadata["issuer"])), not \(issuer), whose metadata was asked for (RFC 8414 §3.3)"
-                )
-            )
-        }
+        let (issuer, resourceMetadata, serverMetadata) =
+            (discovered.issuer, discovered.resourceMetadata, discovered.serverMetadata)
         // MCP "Authorization Code Protection": no S256 advertised, no sign-in.
         let methods: [String] =
             if case .array(let listed)? = serverMetadata["code_challenge_methods_supported"] {
                 listed.compactMap(\.stringValue)
             } else { [] }
-        if behaviour.mcp.requiresS256, !methods.contains("S256") {
+        if behaviour.mcp.requiresS256, !discovered.usesDefaultEndpoints, !methods.contains("S256") {
             return .failure(
                 ClientFailure(
                     .protocolViolation,
@@ -137,6 +109,59 @@ extension ReferenceClient {
         )
         mcpStepUps = [:]
         return .success(authorizationRequestURL(scope: scope))
+    }
+
+    /// From the server's Protected Resource Metadata: its authorization server and that server's
+    /// metadata, each document checked for naming what it was asked about.
+    private func discovery(
+        from resourceMetadata: JSONValue,
+        server: String
+    ) async -> Result<MCPDiscovery, ClientFailure> {
+        // RFC 9728 §3.3: a document about another resource must not be used.
+        if behaviour.mcp.checksResource, resourceMetadata["resource"]?.stringValue != server {
+            return .failure(
+                ClientFailure(
+                    .protocolViolation,
+                    message:
+                        "the Protected Resource Metadata names the resource \(Self.quoted(resourceMetadata["resource"])), not the MCP server \(server) (RFC 9728 §3.3)"
+                )
+            )
+        }
+        guard case .array(let servers)? = resourceMetadata["authorization_servers"],
+            let issuer = servers.first?.stringValue
+        else {
+            return .failure(
+                ClientFailure(
+                    .protocolViolation,
+                    message: "the Protected Resource Metadata names no authorization server"
+                )
+            )
+        }
+        let serverURLs = MCPDiscoveryURLs.authorizationServerMetadata(
+            issuer: issuer,
+            order: behaviour.mcp.serverMetadataOrder
+        )
+        let serverMetadata: JSONValue
+        switch await documentIfAny(at: serverURLs, naming: "authorization server metadata") {
+        case .success(let document?): serverMetadata = document
+        case .success(nil): return .failure(Self.noDocument("authorization server metadata", at: serverURLs))
+        case .failure(let failure): return .failure(failure)
+        }
+        if let failure = checkedIssuer(of: serverMetadata, askedAbout: issuer) { return .failure(failure) }
+        return .success(
+            MCPDiscovery(issuer: issuer, resourceMetadata: resourceMetadata, serverMetadata: serverMetadata)
+        )
+    }
+
+    /// RFC 8414 §3.3, MCP "Authorization Server Metadata Discovery": metadata naming another
+    /// issuer than the one asked about is not used.
+    func checkedIssuer(of serverMetadata: JSONValue, askedAbout issuer: String) -> ClientFailure? {
+        guard behaviour.mcp.checksIssuer, serverMetadata["issuer"]?.stringValue != issuer else { return nil }
+        return ClientFailure(
+            .protocolViolation,
+            message:
+                "the authorization server metadata's issuer is \(Self.quoted(serverMetadata["issuer"])), not \(issuer), whose metadata was asked for (RFC 8414 §3.3)"
+        )
     }
 
     /// The authorization request of the MCP session for `scope`, made pending for the redirect.
@@ -275,26 +300,27 @@ extension ReferenceClient {
         return (mcpAuthorization.tokenEndpoint, fields + [("resource", mcpAuthorization.resource)])
     }
 
-    /// The first of `urls` that answers 200 with a JSON object; the others are tried in turn.
-    private func firstDocument(at urls: [String], naming what: String) async -> Result<JSONValue, ClientFailure> {
-        var tried: [String] = []
+    /// The first of `urls` that answers 200 with a JSON object, the others tried in turn; `nil`
+    /// when none does.
+    func documentIfAny(at urls: [String], naming what: String) async -> Result<JSONValue?, ClientFailure> {
         for url in urls {
             do {
                 let answer = try await exchange(HTTPClientRequest(url: url))
                 if answer.status == 200, let document = JSONValue.parse(answer.body), case .object = document {
                     return .success(document)
                 }
-                tried.append("\(url) (\(answer.status))")
             } catch {
                 return .failure(Self.transportFailure(error))
             }
         }
-        return .failure(
-            ClientFailure(.protocolViolation, message: "no \(what) found at " + tried.joined(separator: ", "))
-        )
+        return .success(nil)
     }
 
-    private static func quoted(_ value: JSONValue?) -> String {
+    static func noDocument(_ what: String, at urls: [String]) -> ClientFailure {
+        ClientFailure(.protocolViolation, message: "no \(what) found at " + urls.joined(separator: ", "))
+    }
+
+    static func quoted(_ value: JSONValue?) -> String {
         value?.stringValue.map { "'\($0)'" } ?? "absent"
     }
 }

@@ -20,7 +20,7 @@ public struct ReferenceClientFactory: ClientFactory {
                 .proactiveRefresh, .refreshOn401, .authorizationCode, .restart, .customCA, .pinning, .virtualClock,
                 .concurrency, .openID, .idTokenSignature, .idTokenExchange, .privateKeyJWT,
                 .clientSecretJWT, .pushedAuthorizationRequests, .deviceGrant, .dpop, .dpopDowngradeRefused,
-                .mcpDiscovery, .dynamicRegistration, .clientIDMetadataDocument,
+                .mcpDiscovery, .dynamicRegistration, .clientIDMetadataDocument, .mcpLegacyDiscovery,
             ],
             // The password grant first: the quickest, and the one the selftest's defects are written against.
             signInMethods: [

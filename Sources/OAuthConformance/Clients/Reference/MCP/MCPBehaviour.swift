@@ -39,6 +39,19 @@ public struct MCPBehaviour: Sendable, Equatable {
         case metadataDocumentUnadvertised
     }
 
+    /// What the client does for a server that publishes no Protected Resource Metadata
+    /// (`ReferenceClient+MCPLegacyDiscovery`): MCP authorization 2025-03-26's discovery.
+    public enum LegacyDiscovery: Sendable, Equatable {
+        /// The authorization server's metadata at the server's origin, else the default endpoints.
+        case metadataThenDefaults
+        /// The defect: straight to the default endpoints.
+        case defaultsOnly
+        /// The defect: the metadata or nothing.
+        case metadataOnly
+        /// A client of MCP authorization 2026-07-28 alone: the sign-in ends there.
+        case unsupported
+    }
+
     /// What the client makes of the answer to its registration (RFC 7591 §3.2).
     public enum RegistrationAnswer: Sendable, Equatable {
         /// A refusal (§3.2.2) or a 201 without `client_id` (§3.2.1) ends the sign-in with an error.
@@ -117,6 +130,7 @@ public struct MCPBehaviour: Sendable, Equatable {
     /// authorization server the client has none (and says so, where it cannot register). Off, it
     /// uses it at any.
     public var preRegistrationBoundToItsServer = true
+    public var legacyDiscovery = LegacyDiscovery.metadataThenDefaults
 
     public init() {}
 
@@ -240,5 +254,13 @@ extension MCPBehaviour {
             "mcp-pre-registration-used-at-another-authorization-server",
             "uses its pre-registered client ID at whatever authorization server the MCP server names"
         ) { $0.mcp.preRegistrationBoundToItsServer = false },
+        .defect(
+            "mcp-legacy-skips-metadata",
+            "for a server without Protected Resource Metadata, goes to the default endpoints without asking for the authorization server's metadata at the server's origin"
+        ) { $0.mcp.legacyDiscovery = .defaultsOnly },
+        .defect(
+            "mcp-legacy-no-default-endpoints",
+            "for a server without Protected Resource Metadata or authorization server metadata, ends the sign-in instead of using the default endpoints"
+        ) { $0.mcp.legacyDiscovery = .metadataOnly },
     ]
 }

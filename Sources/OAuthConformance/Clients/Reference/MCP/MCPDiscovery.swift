@@ -1,0 +1,14 @@
+import MockProvider
+
+/// What an MCP client's discovery found before it signs in: the authorization server, the
+/// documents that named it, and whether its endpoints are the legacy defaults of a server that
+/// publishes no metadata at all.
+struct MCPDiscovery: Sendable {
+    let issuer: String
+    /// The server's Protected Resource Metadata; empty for a server of MCP authorization 2025-03-26.
+    var resourceMetadata: JSONValue = .object([:])
+    let serverMetadata: JSONValue
+    /// MCP authorization 2025-03-26, "Fallbacks for Servers without Metadata Discovery": the
+    /// metadata is the default endpoints at the server's origin, not a document the server served.
+    var usesDefaultEndpoints = false
+}
