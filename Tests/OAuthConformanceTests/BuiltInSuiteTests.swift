@@ -757,6 +757,11 @@ struct BuiltInSuiteTests {
             brokenExpectation: "no request carrying another authorization server's credentials"
         ),
         Proof(
+            scenario: "mcp/dynamic-registration-names-refresh-token-grant",
+            defect: "mcp-registers-without-refresh-token-grant",
+            brokenExpectation: "register request no. 1 has grant_types including refresh_token"
+        ),
+        Proof(
             scenario: "mcp/legacy-discovery-metadata-at-server-origin",
             defect: "mcp-legacy-skips-metadata",
             brokenExpectation:

@@ -99,7 +99,11 @@ extension ReferenceClient {
         var metadata: [String: JSONValue] = [
             "client_name": .string("OAuthConformance reference client"),
             "redirect_uris": .array([.string(environment.redirectURI)]),
-            "grant_types": .array([.string("authorization_code"), .string("refresh_token")]),
+            "grant_types": .array(
+                (behaviour.mcp.registersRefreshTokenGrant
+                    ? ["authorization_code", "refresh_token"] : ["authorization_code"])
+                    .map(JSONValue.string)
+            ),
             "response_types": .array([.string("code")]),
             "token_endpoint_auth_method": .string("none"),
         ]

@@ -118,6 +118,9 @@ public struct MCPBehaviour: Sendable, Equatable {
     /// MCP "Application Type and Redirect URI Constraints": a registration names its
     /// `application_type`. Off, it is left out.
     public var sendsApplicationType = true
+    /// MCP "Refresh Tokens": a client that desires refresh tokens names `refresh_token` among the
+    /// `grant_types` it registers. Off, it registers `authorization_code` alone (and refreshes anyway).
+    public var registersRefreshTokenGrant = true
     public var registrationAnswer = RegistrationAnswer.checked
     /// RFC 7591 §3.2.1: the client authenticates as the answer says it was registered, which may
     /// be another method than it asked for. Off, it authenticates as it asked (a public client).
@@ -234,6 +237,10 @@ extension MCPBehaviour {
             "mcp-registers-without-application-type",
             "leaves application_type out of its dynamic registration"
         ) { $0.mcp.sendsApplicationType = false },
+        .defect(
+            "mcp-registers-without-refresh-token-grant",
+            "registers dynamically with grant_types authorization_code alone, then refreshes"
+        ) { $0.mcp.registersRefreshTokenGrant = false },
         .defect(
             "mcp-ignores-registration-refusal",
             "goes on to the authorization endpoint, without a client ID, when its registration is refused"
