@@ -81,9 +81,7 @@ enum MetadataEndpoint {
                 }
             ),
             "code_challenge_methods_supported": .array(CodeChallengeMethod.allCases.map { .string($0.rawValue) }),
-            "token_endpoint_auth_methods_supported": .array(
-                tokenEndpointAuthMethods(settings.clientAuthentication).map(JSONValue.string)
-            ),
+            "token_endpoint_auth_methods_supported": .array(tokenEndpointAuthMethods(settings).map(JSONValue.string)),
             "authorization_response_iss_parameter_supported": .bool(true),
         ]
         if !endpoints.authorizationCodeOnly {
@@ -117,6 +115,20 @@ enum MetadataEndpoint {
     static func idTokenSigningAlgorithms(_ registered: IDTokenAlgorithm) -> [String] {
         registered == .rs256
             ? [IDTokenAlgorithm.rs256.rawValue] : [registered.rawValue, IDTokenAlgorithm.rs256.rawValue]
+    }
+
+    /// RFC 8414 §2 `token_endpoint_auth_methods_supported`: every way a client this provider knows
+    /// may authenticate at the token endpoint. Those the scenario offers, where it offers only
+    /// some (`client_registration.token_endpoint_auth_methods`); else the pre-registered client's,
+    /// and the methods a client that registers or names its metadata document is let in with.
+    static func tokenEndpointAuthMethods(_ settings: ProviderSettings) -> [String] {
+        let registration = settings.registration
+        if let offered = registration.offeredAuthMethods { return offered }
+        var methods = registration.preRegistered ? tokenEndpointAuthMethods(settings.clientAuthentication) : []
+        if registration.dynamicRegistration { methods += ClientRegistrationPolicy.registrableAuthMethods }
+        if registration.clientIDMetadataDocuments { methods.append(ClientAuthenticationMethod.publicClient.rawValue) }
+        var listed = Set<String>()
+        return methods.filter { listed.insert($0).inserted }
     }
 
     /// The RFC 7591 names of what the client's registration accepts at the token endpoint.

@@ -33,16 +33,22 @@ struct RegistrationEndpoint: Sendable {
                 "\(refused.isEmpty ? "a redirect URI that is not a string" : refused) is not a loopback http or an https URI without a fragment (MCP authorization, Communication Security)"
             )
         }
+        let policy = registrations.policy
         let asked = metadata["token_endpoint_auth_method"]?.stringValue ?? "client_secret_basic"
-        guard ClientRegistrationPolicy.registrableAuthMethods.contains(asked) else {
+        // A server that substitutes replaces any method it knows (§3.2.1); one that does not refuses
+        // a method it does not offer (§3.2.2) rather than register a client that could not
+        // authenticate as it asked.
+        let known = ClientRegistrationPolicy.registrableAuthMethods.contains(asked)
+        guard policy.registers(asked) || (known && policy.substitutedAuthMethod != nil) else {
+            let offered = policy.offeredAuthMethods ?? ClientRegistrationPolicy.registrableAuthMethods
             return Self.refusal(
                 .invalidClientMetadata,
-                "token_endpoint_auth_method \(asked) is not one of "
-                    + ClientRegistrationPolicy.registrableAuthMethods.joined(separator: ", ")
+                "token_endpoint_auth_method \(asked)\(metadata["token_endpoint_auth_method"] == nil ? " (RFC 7591 §2's default)" : "") is not one this server offers: "
+                    + offered.joined(separator: ", ") + " (token_endpoint_auth_methods_supported)"
             )
         }
-        let method = registrations.policy.substitutedAuthMethod ?? asked
-        let client = registrations.register(public: method == "none", redirectURIs: redirectURIs)
+        let method = policy.substitutedAuthMethod ?? asked
+        let client = registrations.register(authMethod: method, redirectURIs: redirectURIs)
         metadata["token_endpoint_auth_method"] = .string(method)
         metadata["client_id"] = .string(client.id)
         metadata["client_id_issued_at"] = .integer(unixNow)

@@ -16,6 +16,12 @@ public struct ClientRegistrationPolicy: Sendable, Equatable {
     /// set, every registration is made with this `token_endpoint_auth_method` whatever the client
     /// asked for (with a secret unless it is `none`), and the answer says so.
     public var substitutedAuthMethod: String?
+    /// The only `token_endpoint_auth_method`s the server offers (RFC 8414 §2
+    /// `token_endpoint_auth_methods_supported` lists exactly these), as a server that supports one
+    /// way of authenticating clients does: a registration asking for another is refused
+    /// `invalid_client_metadata` (RFC 7591 §3.2.2), a client that omits the member asks for RFC
+    /// 7591 §2's default `client_secret_basic`. `nil`: every registrable method.
+    public var offeredAuthMethods: [String]?
 
     /// The `token_endpoint_auth_method`s this provider registers; `client_secret_basic` is RFC 7591
     /// §2's default.
@@ -25,12 +31,20 @@ public struct ClientRegistrationPolicy: Sendable, Equatable {
         preRegistered: Bool = true,
         dynamicRegistration: Bool = false,
         clientIDMetadataDocuments: Bool = false,
-        substitutedAuthMethod: String? = nil
+        substitutedAuthMethod: String? = nil,
+        offeredAuthMethods: [String]? = nil
     ) {
         self.preRegistered = preRegistered
         self.dynamicRegistration = dynamicRegistration
         self.clientIDMetadataDocuments = clientIDMetadataDocuments
         self.substitutedAuthMethod = substitutedAuthMethod
+        self.offeredAuthMethods = offeredAuthMethods
+    }
+
+    /// Whether a registration may be made with `method`: one this provider registers at all, and
+    /// one the server offers where it offers only some.
+    public func registers(_ method: String) -> Bool {
+        Self.registrableAuthMethods.contains(method) && offeredAuthMethods?.contains(method) != false
     }
 
     /// MCP "Client ID Metadata Documents": the `client_id` is an `https` URL with a path. The

@@ -16,14 +16,15 @@ final class ClientRegistrations: Sendable {
         self.idPrefix = idPrefix
     }
 
-    /// A new registration with a fresh id (and a secret unless the client is public), numbered in
-    /// the order registrations arrive so that runs repeat exactly.
-    func register(public isPublic: Bool, redirectURIs: [String]) -> RegisteredClient {
+    /// A new registration for `authMethod` with a fresh id (and a secret unless the client is
+    /// public, `none`), numbered in the order registrations arrive so that runs repeat exactly.
+    func register(authMethod: String, redirectURIs: [String]) -> RegisteredClient {
         registered.withLock { state in
             state.count += 1
             let client = RegisteredClient(
                 id: "\(idPrefix)registered-client-\(state.count)",
-                secret: isPublic ? nil : "\(idPrefix)registered-secret-\(state.count)",
+                secret: authMethod == "none" ? nil : "\(idPrefix)registered-secret-\(state.count)",
+                authMethod: authMethod,
                 redirectURIs: redirectURIs
             )
             state.clients[client.id] = client
@@ -36,6 +37,6 @@ final class ClientRegistrations: Sendable {
     func client(id: String) -> RegisteredClient? {
         if let client = registered.withLock({ $0.clients[id] }) { return client }
         guard policy.clientIDMetadataDocuments, ClientRegistrationPolicy.isMetadataDocumentURL(id) else { return nil }
-        return RegisteredClient(id: id, secret: nil, redirectURIs: nil)
+        return RegisteredClient(id: id, secret: nil, authMethod: "none", redirectURIs: nil)
     }
 }

@@ -4,8 +4,8 @@ import Foundation
 /// part form-encoded) or client_id/client_secret in the body, never both; or, for a client
 /// registered with `private_key_jwt` or `client_secret_jwt`, a signed assertion (`ClientAssertionVerifier`);
 /// or, for a public client, its `client_id` alone (`PublicClientIdentification`). A client registered
-/// during the scenario (`ClientRegistrations`) is authenticated as it registered: by its secret, or
-/// as a public client.
+/// during the scenario (`ClientRegistrations`) is authenticated as it registered: by its secret, sent
+/// the way its `token_endpoint_auth_method` says (HTTP Basic or the form), or as a public client.
 struct ClientAuthenticator: Sendable {
     static let basicChallenge = HeaderField("WWW-Authenticate", "Basic realm=\"mock-provider\"")
 
@@ -49,6 +49,7 @@ struct ClientAuthenticator: Sendable {
         if let registrations {
             let presentedID = request.formField("client_id") ?? request.basicCredentials?.id
             if let presentedID, let registered = registrations.client(id: presentedID) {
+                if let otherWay = Self.refusalOfAnotherMethod(than: registered, in: request) { return otherWay }
                 return ClientAuthenticator(
                     client: ClientCredentials(id: registered.id, secret: registered.secret ?? ""),
                     publicClient: registered.secret == nil ? PublicClientIdentification(clientID: registered.id) : nil
@@ -94,6 +95,34 @@ struct ClientAuthenticator: Sendable {
             )
         }
         return nil
+    }
+
+    /// RFC 7591 §2: a registered client's `token_endpoint_auth_method` is how it authenticates at
+    /// the token endpoint, and this provider holds it to that, as a server that supports only the
+    /// methods it lists (RFC 8414 §2) does: a secret registered for `client_secret_basic` sent in
+    /// the form, or one registered for `client_secret_post` sent by HTTP Basic, is refused
+    /// `invalid_client` (RFC 6749 §5.2), even when the secret is right. A public client presenting
+    /// any credentials is refused by `PublicClientIdentification`.
+    private static func refusalOfAnotherMethod(
+        than registered: RegisteredClient,
+        in request: ProviderRequest
+    ) -> ProviderResponse? {
+        let usedBasic = request.basicCredentials != nil
+        let usedForm = request.formField("client_secret") != nil
+        let used: String
+        switch registered.authMethod {
+        case "client_secret_basic" where usedForm && !usedBasic: used = "client_secret_post"
+        case "client_secret_post" where usedBasic && !usedForm: used = "client_secret_basic"
+        default: return nil
+        }
+        return .oauthError(
+            ScriptedOAuthError(
+                code: "invalid_client",
+                description:
+                    "client \(registered.id) is registered with token_endpoint_auth_method \(registered.authMethod) and authenticated by \(used) (RFC 7591 §2)"
+            ),
+            extraHeaders: usedBasic ? [basicChallenge] : []
+        )
     }
 
     private func basicCredentials(_ authorization: String) -> ClientCredentials? {

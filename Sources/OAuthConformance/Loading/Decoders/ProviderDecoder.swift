@@ -175,7 +175,7 @@ struct ProviderDecoder {
         let first = server == .first
         let keys =
             (first ? ["pre_registered"] : [])
-            + ["dynamic_registration", "client_id_metadata_document", "substitute_auth_method"]
+            + ["dynamic_registration", "client_id_metadata_document", "substitute_auth_method", "token_endpoint_auth_methods"]
         let name = first ? "client_registration" : "mcp.second_authorization_server"
         guard let fields = reader.mapping(node, "provider." + name, allowedKeys: keys) else { return nil }
         var policy = ClientRegistrationPolicy(preRegistered: first)
@@ -209,7 +209,45 @@ struct ProviderDecoder {
             )
             return nil
         }
+        if let methodsNode = fields["token_endpoint_auth_methods"] {
+            policy.offeredAuthMethods = offeredAuthMethods(methodsNode, in: policy, of: name)
+        }
         return policy
+    }
+
+    /// `token_endpoint_auth_methods: [client_secret_post]`: the only methods the server offers, what
+    /// its metadata lists and what a registration may ask for. They stand for the whole token
+    /// endpoint, so every client the provider knows must be one of them: no pre-registered client
+    /// (whose method is `client_authentication`'s), registration offered, and `none` among them
+    /// where metadata documents (public clients) are taken.
+    private func offeredAuthMethods(_ node: Node, in policy: ClientRegistrationPolicy, of name: String) -> [String]? {
+        let what = "\(name).token_endpoint_auth_methods"
+        guard let items = reader.sequence(node, what) else { return nil }
+        let methods = items.compactMap {
+            reader.word($0, "item of \(what)", among: ClientRegistrationPolicy.registrableAuthMethods)
+        }
+        guard methods.count == items.count else { return nil }
+        let problem: String? =
+            if methods.isEmpty {
+                "\(what) lists the methods a registration may ask for: name at least one of \(ClientRegistrationPolicy.registrableAuthMethods.joined(separator: ", "))"
+            } else if Set(methods).count != methods.count {
+                "\(what) names a method twice"
+            } else if !policy.dynamicRegistration {
+                "\(what) says what a dynamic registration may ask for: it needs dynamic_registration: true"
+            } else if policy.preRegistered {
+                "\(what) stands for every client of the token endpoint, and a pre-registered client authenticates as client_authentication says: set pre_registered: false"
+            } else if policy.clientIDMetadataDocuments, !methods.contains("none") {
+                "\(what) leaves out none, the method of a client identified by its metadata document (client_id_metadata_document: true)"
+            } else if let substituted = policy.substitutedAuthMethod, !methods.contains(substituted) {
+                "\(what) leaves out \(substituted), the method every registration is made with (substitute_auth_method)"
+            } else {
+                nil
+            }
+        if let problem {
+            reader.error(problem, at: node)
+            return nil
+        }
+        return methods
     }
 
     private static func renewsDPoPNonce(_ action: RuleAction?) -> Bool {
