@@ -36,7 +36,7 @@ extension ReferenceClient {
         if environment.isPreRegistered, issuer == environment.endpoints.issuer {
             // The defect's client registers wherever it can, as if it had no client ID.
             guard order == .registersDespitePreRegistration, let registrationEndpoint else { return nil }
-            return await register(at: registrationEndpoint, issuer: issuer)
+            return await register(at: registrationEndpoint, issuer: issuer, serverMetadata: serverMetadata)
         }
         let advertisesDocuments = serverMetadata["client_id_metadata_document_supported"] == .bool(true)
         let prefersRegistration = order == .dynamicBeforeMetadataDocument && registrationEndpoint != nil
@@ -68,11 +68,16 @@ extension ReferenceClient {
                     "no client ID for \(issuer): the client is not pre-registered there, and its metadata offers neither Client ID Metadata Documents\(environment.clientIDMetadataDocumentURL == nil ? " (the client has none)" : "") nor a registration_endpoint"
             )
         }
-        return await register(at: registrationEndpoint, issuer: issuer)
+        return await register(at: registrationEndpoint, issuer: issuer, serverMetadata: serverMetadata)
     }
 
-    private func register(at endpoint: String, issuer: String) async -> ClientFailure? {
-        switch await registerDynamically(at: endpoint, issuer: issuer) {
+    private func register(at endpoint: String, issuer: String, serverMetadata: JSONValue) async -> ClientFailure? {
+        let method: String?
+        switch registrationAuthMethod(serverMetadata) {
+        case .success(let chosen): method = chosen
+        case .failure(let failure): return failure
+        }
+        switch await registerDynamically(at: endpoint, issuer: issuer, authMethod: method) {
         case .success(let registration):
             adopt(registration)
             return nil
@@ -80,6 +85,9 @@ extension ReferenceClient {
             return failure
         }
     }
+
+    /// The registration the client signs in with now, the one `adopt` made its own last.
+    var adoptedMCPRegistration: MCPClientRegistration? { latestMCPIssuer.flatMap { mcpRegistrations[$0] } }
 
     /// From now on the client is the one registered: its token requests authenticate as it.
     private func adopt(_ registration: MCPClientRegistration) {
@@ -89,12 +97,53 @@ extension ReferenceClient {
         environment.clientAuthentication = registration.authentication
     }
 
+    /// The `token_endpoint_auth_method` to ask for: one the authorization server offers (RFC 8414
+    /// §2 `token_endpoint_auth_methods_supported`, whose default is `client_secret_basic`), in the
+    /// client's order of preference (`MCPBehaviour.RegistrationAuthMethod.offered`); `nil` to
+    /// leave the member out. A server that offers none of the client's methods ends the sign-in.
+    private func registrationAuthMethod(_ serverMetadata: JSONValue) -> Result<String?, ClientFailure> {
+        switch behaviour.mcp.registrationAuthMethod {
+        case .alwaysNone: return .success("none")
+        case .omitted: return .success(nil)
+        case .offered: break
+        }
+        let offered: [String]
+        switch serverMetadata["token_endpoint_auth_methods_supported"] {
+        case nil: offered = ["client_secret_basic"]
+        case .array(let listed)?: offered = listed.compactMap(\.stringValue)
+        case let other?:
+            return .failure(
+                ClientFailure(
+                    .protocolViolation,
+                    message:
+                        "the authorization server metadata's token_endpoint_auth_methods_supported is not a list: \(other.serialized()) (RFC 8414 §2)"
+                )
+            )
+        }
+        guard let method = Self.registrationAuthMethods.first(where: offered.contains) else {
+            return .failure(
+                ClientFailure(
+                    .unsupported,
+                    message:
+                        "the authorization server offers \(offered.joined(separator: ", ")) at its token endpoint (token_endpoint_auth_methods_supported), none of the client's: \(Self.registrationAuthMethods.joined(separator: ", "))"
+                )
+            )
+        }
+        return .success(method)
+    }
+
+    /// The methods the client registers with, by preference: a public client first, as a native
+    /// app is (RFC 8252 §8.4), then the secret by HTTP Basic, which RFC 6749 §2.3.1 has every
+    /// server support, then in the form.
+    private static let registrationAuthMethods = ["none", "client_secret_basic", "client_secret_post"]
+
     /// RFC 7591 §3.1: the client's metadata as JSON, as a native app with a loopback redirect
     /// (MCP "Application Type and Redirect URI Constraints": `application_type` is required, and
-    /// `native` for a loopback redirect URI); a public client (`none`) using PKCE.
+    /// `native` for a loopback redirect URI), asking for `authMethod` (left out when `nil`).
     private func registerDynamically(
         at endpoint: String,
-        issuer: String
+        issuer: String,
+        authMethod: String?
     ) async -> Result<MCPClientRegistration, ClientFailure> {
         var metadata: [String: JSONValue] = [
             "client_name": .string("OAuthConformance reference client"),
@@ -105,8 +154,8 @@ extension ReferenceClient {
                     .map(JSONValue.string)
             ),
             "response_types": .array([.string("code")]),
-            "token_endpoint_auth_method": .string("none"),
         ]
+        if let authMethod { metadata["token_endpoint_auth_method"] = .string(authMethod) }
         if behaviour.mcp.sendsApplicationType {
             metadata["application_type"] = .string(Self.isLoopback(environment.redirectURI) ? "native" : "web")
         }
@@ -151,8 +200,13 @@ extension ReferenceClient {
         // §3.2.1: the server may register another method than the one asked for; the registered one is used.
         let secret = body?["client_secret"]?.stringValue
         let authentication: ClientAuthenticationMethod
-        let registeredMethod = behaviour.mcp.usesRegisteredAuthMethod ? body?["token_endpoint_auth_method"] : nil
-        switch registeredMethod?.stringValue ?? "none" {
+        // RFC 7591 §3.2.1: the answer holds the metadata as registered; one without the method
+        // registered the one asked for, or §2's default.
+        let askedMethod = authMethod ?? "client_secret_basic"
+        let registeredMethod =
+            behaviour.mcp.usesRegisteredAuthMethod
+            ? body?["token_endpoint_auth_method"]?.stringValue ?? askedMethod : askedMethod
+        switch registeredMethod {
         case "none": authentication = .publicClient
         case "client_secret_basic" where secret != nil, "client_secret_post" where secret != nil:
             authentication = .clientSecret
@@ -170,7 +224,8 @@ extension ReferenceClient {
             MCPClientRegistration(
                 issuer: issuer,
                 client: ClientCredentials(id: clientID ?? "", secret: secret ?? ""),
-                authentication: authentication
+                authentication: authentication,
+                postsSecret: registeredMethod == "client_secret_post"
             )
         )
     }

@@ -226,8 +226,9 @@ extension ReferenceClient {
     }
 
     /// A form POST to an endpoint of the authorization server (token, PAR) with the client's
-    /// authentication: an assertion, HTTP Basic, or for a public client its `client_id` alone
-    /// (RFC 6749 §3.2.1); the request and the form it carries.
+    /// authentication: an assertion, HTTP Basic (or the form, for an MCP client registered for
+    /// `client_secret_post`), or for a public client its `client_id` alone (RFC 6749 §3.2.1); the
+    /// request and the form it carries.
     func authenticatedPost(
         to endpoint: String,
         _ fields: [(String, String)]
@@ -258,6 +259,9 @@ extension ReferenceClient {
             case .failure(let failure):
                 return .failure(failure)
             }
+        } else if adoptedMCPRegistration?.postsSecret == true, behaviour.mcp.sendsSecretAsRegistered {
+            // RFC 6749 §2.3.1: the way a client registered for client_secret_post authenticates.
+            form += [("client_id", environment.client.id), ("client_secret", environment.client.secret)]
         } else {
             request.headers.add(
                 name: "Authorization",

@@ -175,7 +175,10 @@ struct ProviderDecoder {
         let first = server == .first
         let keys =
             (first ? ["pre_registered"] : [])
-            + ["dynamic_registration", "client_id_metadata_document", "substitute_auth_method", "token_endpoint_auth_methods"]
+            + [
+                "dynamic_registration", "client_id_metadata_document", "substitute_auth_method",
+                "token_endpoint_auth_methods",
+            ]
         let name = first ? "client_registration" : "mcp.second_authorization_server"
         guard let fields = reader.mapping(node, "provider." + name, allowedKeys: keys) else { return nil }
         var policy = ClientRegistrationPolicy(preRegistered: first)

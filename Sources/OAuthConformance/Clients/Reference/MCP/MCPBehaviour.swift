@@ -61,6 +61,20 @@ public struct MCPBehaviour: Sendable, Equatable {
         /// The defect: a 201 without `client_id` is taken, and the sign-in goes on without one.
         case clientIDNotRequired
     }
+    /// The `token_endpoint_auth_method` a dynamic registration asks for (RFC 7591 §2).
+    public enum RegistrationAuthMethod: Sendable, Equatable {
+        /// One the authorization server offers in `token_endpoint_auth_methods_supported` (RFC 8414
+        /// §2; `client_secret_basic` where the member is absent, its default): `none` first, as the
+        /// public client a native app with a loopback redirect is (RFC 8252 §8.4), then
+        /// `client_secret_basic`, which RFC 6749 §2.3.1 has every server support, then
+        /// `client_secret_post`.
+        case offered
+        /// The defect: `none` whatever the server offers.
+        case alwaysNone
+        /// The defect: the member left out whatever the server offers, so the client asks for RFC
+        /// 7591 §2's default, `client_secret_basic`.
+        case omitted
+    }
     /// What the client does with a 403 `insufficient_scope` from the MCP server ("Step-Up
     /// Authorization Flow").
     public enum StepUp: Sendable, Equatable {
@@ -134,6 +148,10 @@ public struct MCPBehaviour: Sendable, Equatable {
     /// uses it at any.
     public var preRegistrationBoundToItsServer = true
     public var legacyDiscovery = LegacyDiscovery.metadataThenDefaults
+    public var registrationAuthMethod = RegistrationAuthMethod.offered
+    /// RFC 6749 §2.3.1, RFC 7591 §2: a client registered for `client_secret_post` sends its secret
+    /// in the form of each token request. Off, it sends it by HTTP Basic whatever it registered.
+    public var sendsSecretAsRegistered = true
 
     public init() {}
 
@@ -269,5 +287,17 @@ extension MCPBehaviour {
             "mcp-legacy-no-default-endpoints",
             "for a server without Protected Resource Metadata or authorization server metadata, ends the sign-in instead of using the default endpoints"
         ) { $0.mcp.legacyDiscovery = .metadataOnly },
+        .defect(
+            "mcp-registers-none-whatever-offered",
+            "registers as a public client (token_endpoint_auth_method none) even where the authorization server offers only secret-based methods"
+        ) { $0.mcp.registrationAuthMethod = .alwaysNone },
+        .defect(
+            "mcp-registers-default-auth-method",
+            "leaves token_endpoint_auth_method out of its registration, asking for the default client_secret_basic even where the authorization server does not offer it"
+        ) { $0.mcp.registrationAuthMethod = .omitted },
+        .defect(
+            "mcp-basic-for-client-secret-post",
+            "sends its secret by HTTP Basic although it is registered with token_endpoint_auth_method client_secret_post"
+        ) { $0.mcp.sendsSecretAsRegistered = false },
     ]
 }

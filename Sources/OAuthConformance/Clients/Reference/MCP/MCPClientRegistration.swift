@@ -8,4 +8,7 @@ struct MCPClientRegistration: Sendable, Equatable {
     /// Its id, and its secret where it registered a secret-based method.
     let client: ClientCredentials
     let authentication: ClientAuthenticationMethod
+    /// Registered for `client_secret_post` (RFC 7591 §2): its secret goes in the form of each token
+    /// request rather than by HTTP Basic.
+    var postsSecret = false
 }
