@@ -95,6 +95,107 @@ struct ClientRegistrationTests {
         }
     }
 
+    static func offering(_ methods: [String]) -> ProviderSettings {
+        var settings = ProviderSettings()
+        settings.registration = ClientRegistrationPolicy(
+            preRegistered: false,
+            dynamicRegistration: true,
+            offeredAuthMethods: methods
+        )
+        return settings
+    }
+
+    @Test(
+        "token_endpoint_auth_methods_supported lists the offered methods alone, else every way a known client is let in"
+    )
+    func offeredMethodsListed() async throws {
+        func listed(_ settings: ProviderSettings) async throws -> [String] {
+            try await RunningProvider.with(settings) { provider in
+                let document = try #require(
+                    try await provider.send("GET", path: "/.well-known/oauth-authorization-server").json
+                )
+                guard case .array(let methods)? = document["token_endpoint_auth_methods_supported"] else { return [] }
+                return methods.compactMap(\.stringValue)
+            }
+        }
+        #expect(try await listed(Self.offering(["client_secret_post"])) == ["client_secret_post"])
+        #expect(try await listed(Self.offering(["none"])) == ["none"])
+        #expect(try await listed(Self.notPreRegistered) == ["none", "client_secret_basic", "client_secret_post"])
+        #expect(try await listed(ProviderSettings()) == ["client_secret_basic", "client_secret_post"])
+        var metadataDocumentsOnly = ProviderSettings()
+        metadataDocumentsOnly.registration = ClientRegistrationPolicy(
+            preRegistered: false,
+            clientIDMetadataDocuments: true
+        )
+        #expect(try await listed(metadataDocumentsOnly) == ["none"])
+    }
+
+    @Test(
+        "a registration asking for a method the server does not offer, or omitting it where client_secret_basic is not offered, is refused invalid_client_metadata"
+    )
+    func unofferedMethodRefused() async throws {
+        try await RunningProvider.with(Self.offering(["client_secret_post"])) { provider in
+            for body in [
+                #"{"redirect_uris": ["http://127.0.0.1/callback"], "token_endpoint_auth_method": "none"}"#,
+                #"{"redirect_uris": ["http://127.0.0.1/callback"], "token_endpoint_auth_method": "client_secret_basic"}"#,
+                #"{"redirect_uris": ["http://127.0.0.1/callback"]}"#,
+            ] {
+                let answer = try await Self.register(provider, body)
+                #expect(answer.status == 400, "\(body)")
+                #expect(answer.json?["error"]?.stringValue == "invalid_client_metadata", "\(body)")
+            }
+            let offered = try #require(
+                try await Self.register(
+                    provider,
+                    #"{"redirect_uris": ["http://127.0.0.1/callback"], "token_endpoint_auth_method": "client_secret_post"}"#
+                ).json
+            )
+            #expect(offered["client_id"]?.stringValue == "registered-client-1")
+            #expect(offered["token_endpoint_auth_method"]?.stringValue == "client_secret_post")
+        }
+        try await RunningProvider.with(Self.offering(["client_secret_basic"])) { provider in
+            // RFC 7591 §2: a registration without the member asks for client_secret_basic.
+            let omitted = try await Self.register(provider, #"{"redirect_uris": ["http://127.0.0.1/callback"]}"#)
+            #expect(omitted.status == 201)
+        }
+    }
+
+    @Test(
+        "a registered client is let in only the way it registered: the secret by HTTP Basic or in the form, never the other way"
+    )
+    func registeredMethodHeld() async throws {
+        try await RunningProvider.with(Self.notPreRegistered) { provider in
+            func registered(_ method: String) async throws -> ClientCredentials {
+                let answer = try #require(
+                    try await Self.register(
+                        provider,
+                        #"{"redirect_uris": ["http://127.0.0.1/callback"], "token_endpoint_auth_method": "\#(method)"}"#
+                    ).json
+                )
+                return ClientCredentials(
+                    id: try #require(answer["client_id"]?.stringValue),
+                    secret: try #require(answer["client_secret"]?.stringValue)
+                )
+            }
+            let password = [("grant_type", "password"), ("username", "alice"), ("password", "wonderland")]
+            func inForm(_ client: ClientCredentials) -> [(String, String)] {
+                password + [("client_id", client.id), ("client_secret", client.secret)]
+            }
+            let basic = try await registered("client_secret_basic")
+            #expect(try await provider.token(password, basic: basic).status == 200)
+            let basicInForm = try await provider.token(inForm(basic), basic: nil)
+            #expect(basicInForm.status == 401)
+            #expect(basicInForm.json?["error"]?.stringValue == "invalid_client")
+
+            let post = try await registered("client_secret_post")
+            #expect(try await provider.token(inForm(post), basic: nil).status == 200)
+            let postByBasic = try await provider.token(password, basic: post)
+            #expect(postByBasic.status == 401)
+            #expect(postByBasic.json?["error"]?.stringValue == "invalid_client")
+            #expect(postByBasic.headers["WWW-Authenticate"].first?.hasPrefix("Basic") == true)
+        }
+    }
+
     @Test(
         "a registration without redirect URIs, with an http one off loopback, or without a JSON object is refused 400 (RFC 7591 §3.2.2)"
     )

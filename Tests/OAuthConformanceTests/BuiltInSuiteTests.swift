@@ -772,6 +772,31 @@ struct BuiltInSuiteTests {
             defect: "mcp-legacy-no-default-endpoints",
             brokenExpectation: "step 1 (mcp_sign_in) outcome"
         ),
+        Proof(
+            scenario: "mcp/token-endpoint-auth-method-offered/client_secret_basic",
+            defect: "mcp-registers-none-whatever-offered",
+            brokenExpectation: "number of register requests (status 201) is exactly 1"
+        ),
+        Proof(
+            scenario: "mcp/token-endpoint-auth-method-offered/client_secret_post",
+            defect: "mcp-registers-none-whatever-offered",
+            brokenExpectation: "register request no. 1 (status 201) has token_endpoint_auth_method = client_secret_post"
+        ),
+        Proof(
+            scenario: "mcp/token-endpoint-auth-method-offered/client_secret_post",
+            defect: "mcp-registers-default-auth-method",
+            brokenExpectation: "register request no. 1 (status 201) has token_endpoint_auth_method = client_secret_post"
+        ),
+        Proof(
+            scenario: "mcp/token-endpoint-auth-method-offered/none",
+            defect: "mcp-registers-default-auth-method",
+            brokenExpectation: "register request no. 1 (status 201) has token_endpoint_auth_method = none"
+        ),
+        Proof(
+            scenario: "mcp/token-endpoint-auth-method-offered/client_secret_post",
+            defect: "mcp-basic-for-client-secret-post",
+            brokenExpectation: "no token requests (status 401)"
+        ),
     ]
 
     /// The reference client declares `dpop_downgrade: refuse`, so the defects run against that

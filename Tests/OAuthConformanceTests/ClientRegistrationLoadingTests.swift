@@ -49,7 +49,7 @@ struct ClientRegistrationLoadingTests {
         )
         #expect(
             problems("client_registration: { dynamic: true }") == [
-                "broken.yaml:7:26: error: unknown key 'dynamic' in provider.client_registration (allowed: pre_registered, dynamic_registration, client_id_metadata_document, substitute_auth_method)"
+                "broken.yaml:7:26: error: unknown key 'dynamic' in provider.client_registration (allowed: pre_registered, dynamic_registration, client_id_metadata_document, substitute_auth_method, token_endpoint_auth_methods)"
             ]
         )
         #expect(
@@ -64,6 +64,78 @@ struct ClientRegistrationLoadingTests {
                 "broken.yaml:7:24: error: client_registration.pre_registered: false leaves the client no way to get a client ID: offer dynamic_registration or client_id_metadata_document"
             ]
         )
+    }
+
+    @Test("token_endpoint_auth_methods decodes into the methods the server offers")
+    func offeredAuthMethods() throws {
+        #expect(
+            try provider(
+                "client_registration: { pre_registered: false, dynamic_registration: true, token_endpoint_auth_methods: [client_secret_post] }"
+            ).registration
+                == ClientRegistrationPolicy(
+                    preRegistered: false,
+                    dynamicRegistration: true,
+                    offeredAuthMethods: ["client_secret_post"]
+                )
+        )
+        #expect(
+            try provider(
+                "client_registration: { pre_registered: false, dynamic_registration: true, client_id_metadata_document: true, token_endpoint_auth_methods: [none, client_secret_basic] }"
+            ).registration.offeredAuthMethods == ["none", "client_secret_basic"]
+        )
+        #expect(
+            try provider("client_registration: { dynamic_registration: true }").registration.offeredAuthMethods == nil
+        )
+    }
+
+    @Test(
+        "token_endpoint_auth_methods that are not registrable, none, repeated, or at odds with how clients get their IDs are reported where they stand"
+    )
+    func offeredAuthMethodProblems() {
+        func problems(_ registration: String) -> [String] {
+            Fixtures.diagnostics(ProviderDecodingTests.scenarioText(provider: "client_registration: " + registration))
+                .map(\.description)
+        }
+        let dynamic = "{ pre_registered: false, dynamic_registration: true, "
+        let cases: [(String, String)] = [
+            (
+                dynamic + "token_endpoint_auth_methods: [client_secret_post, tls_client_auth] }",
+                "broken.yaml:7:127: error: 'tls_client_auth' is not a valid item of client_registration.token_endpoint_auth_methods"
+            ),
+            (
+                dynamic + "token_endpoint_auth_methods: client_secret_post }",
+                "broken.yaml:7:106: error: client_registration.token_endpoint_auth_methods must be a list"
+            ),
+            (
+                dynamic + "token_endpoint_auth_methods: [] }",
+                "broken.yaml:7:106: error: client_registration.token_endpoint_auth_methods lists the methods a registration may ask for"
+            ),
+            (
+                dynamic + "token_endpoint_auth_methods: [none, none] }",
+                "broken.yaml:7:106: error: client_registration.token_endpoint_auth_methods names a method twice"
+            ),
+            (
+                "{ pre_registered: false, client_id_metadata_document: true, token_endpoint_auth_methods: [none] }",
+                "broken.yaml:7:113: error: client_registration.token_endpoint_auth_methods says what a dynamic registration may ask for: it needs dynamic_registration: true"
+            ),
+            (
+                "{ dynamic_registration: true, token_endpoint_auth_methods: [none] }",
+                "broken.yaml:7:83: error: client_registration.token_endpoint_auth_methods stands for every client of the token endpoint"
+            ),
+            (
+                dynamic + "client_id_metadata_document: true, token_endpoint_auth_methods: [client_secret_post] }",
+                "broken.yaml:7:141: error: client_registration.token_endpoint_auth_methods leaves out none"
+            ),
+            (
+                dynamic
+                    + "substitute_auth_method: client_secret_basic, token_endpoint_auth_methods: [client_secret_post] }",
+                "broken.yaml:7:151: error: client_registration.token_endpoint_auth_methods leaves out client_secret_basic"
+            ),
+        ]
+        for (registration, expected) in cases {
+            let found = problems(registration)
+            #expect(found.count == 1 && found[0].hasPrefix(expected), "\(registration): \(found)")
+        }
     }
 
     @Test("without a pre-registration, a scenario needs the way the spec's order has the client get its client ID")
@@ -186,7 +258,7 @@ struct ClientRegistrationLoadingTests {
         )
         #expect(
             problems("mcp: { second_authorization_server: { pre_registered: true } }", moving) == [
-                "broken.yaml:7:41: error: unknown key 'pre_registered' in provider.mcp.second_authorization_server (allowed: dynamic_registration, client_id_metadata_document, substitute_auth_method)"
+                "broken.yaml:7:41: error: unknown key 'pre_registered' in provider.mcp.second_authorization_server (allowed: dynamic_registration, client_id_metadata_document, substitute_auth_method, token_endpoint_auth_methods)"
             ]
         )
         #expect(
