@@ -4,7 +4,9 @@ import Foundation
 /// (`provider.client_registration.dynamic_registration`): a JSON POST of the client's metadata,
 /// answered 201 with a fresh `client_id`, a `client_secret` when the requested
 /// `token_endpoint_auth_method` needs one (§3.2.1), and the metadata as registered; or 400 with a
-/// §3.2.2 error. The client is then known at `/authorize` and `/token` (`ClientRegistrations`).
+/// §3.2.2 error, `invalid_client_metadata` for a method the server does not offer
+/// (`ClientRegistrationPolicy.offeredAuthMethods`). The client is then known at `/authorize` and
+/// `/token` (`ClientRegistrations`), and let in only by the method it registered.
 struct RegistrationEndpoint: Sendable {
     let registrations: ClientRegistrations
 

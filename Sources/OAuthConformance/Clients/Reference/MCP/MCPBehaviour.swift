@@ -64,10 +64,8 @@ public struct MCPBehaviour: Sendable, Equatable {
     /// The `token_endpoint_auth_method` a dynamic registration asks for (RFC 7591 §2).
     public enum RegistrationAuthMethod: Sendable, Equatable {
         /// One the authorization server offers in `token_endpoint_auth_methods_supported` (RFC 8414
-        /// §2; `client_secret_basic` where the member is absent, its default): `none` first, as the
-        /// public client a native app with a loopback redirect is (RFC 8252 §8.4), then
-        /// `client_secret_basic`, which RFC 6749 §2.3.1 has every server support, then
-        /// `client_secret_post`.
+        /// §2; `client_secret_basic` where the member is absent, its default), in the client's
+        /// order of preference (`ReferenceClient.registrationAuthMethods`).
         case offered
         /// The defect: `none` whatever the server offers.
         case alwaysNone
