@@ -86,6 +86,11 @@ struct ClientRegistrationLoadingTests {
         #expect(
             try provider("client_registration: { dynamic_registration: true }").registration.offeredAuthMethods == nil
         )
+        #expect(
+            try provider(
+                "mcp: { second_authorization_server: { dynamic_registration: true, token_endpoint_auth_methods: [none] } }"
+            ).mcp.secondAuthorizationServer?.offeredAuthMethods == ["none"]
+        )
     }
 
     @Test(
