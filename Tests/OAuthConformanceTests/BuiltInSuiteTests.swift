@@ -609,7 +609,8 @@ struct BuiltInSuiteTests {
         Proof(
             scenario: "mcp/protected-resource-metadata-root-fallback",
             defect: "mcp-no-root-metadata-fallback",
-            brokenExpectation: "step 1 (mcp_sign_in) outcome"
+            brokenExpectation:
+                "in this order: the first prm request, then the first prm_root request, then the first authorize request"
         ),
         Proof(
             scenario: "mcp/protected-resource-metadata-for-another-resource-refused",

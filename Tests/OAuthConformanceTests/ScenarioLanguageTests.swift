@@ -125,7 +125,7 @@ struct ScenarioLanguageTests {
             ),
             (
                 scenario(expect: "  - never: { carries: refresh_tokens }"),
-                "broken.yaml:9:23: error: 'refresh_tokens' is not a valid never.carries; did you mean 'refresh_token'? (allowed: expired_access_token, refresh_token, access_token_in_query, client_secret, client_secret_in_query, credentials, bearer_for_dpop_token, replayed_dpop_proof, stale_dpop_nonce)"
+                "broken.yaml:9:23: error: 'refresh_tokens' is not a valid never.carries; did you mean 'refresh_token'? (allowed: expired_access_token, refresh_token, access_token_in_query, client_secret, client_secret_in_query, credentials, bearer_for_dpop_token, replayed_dpop_proof, stale_dpop_nonce, another_authorization_servers_credentials)"
             ),
         ]
     )

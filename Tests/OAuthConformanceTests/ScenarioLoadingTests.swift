@@ -142,7 +142,7 @@ struct ScenarioLoadingTests {
         #expect(
             diagnostics.map(\.description) == [
                 "broken.yaml:7:24: error: a step has login, advance; give only one of them",
-                "broken.yaml:8:5: error: a step needs one of login, authorize, sign_in, userinfo, exchange, device_sign_in, native_sign_in, mcp_sign_in, mcp_call, request, restart, concurrently, advance, advance_to, wait, revoke",
+                "broken.yaml:8:5: error: a step needs one of login, authorize, sign_in, userinfo, exchange, device_sign_in, native_sign_in, mcp_sign_in, mcp_call, request, restart, concurrently, advance, advance_to, wait, revoke, authorization_server",
                 "broken.yaml:10:29: error: an expectation has every_step, never; give only one of them",
             ]
         )
