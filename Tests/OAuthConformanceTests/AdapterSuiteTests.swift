@@ -204,10 +204,10 @@ struct AdapterSuiteTests {
         // Skipped only for what the design leaves out: pinning, private_key_jwt, the DPoP downgrade
         // it does not choose (it declares use_as_bearer), for the reactive one proactive refresh,
         // a native app's sign-in (it is handed the redirect, with no listener of its own), and an MCP
-        // client's discovery and registration (it is no MCP client).
+        // client's discovery, registration and 2025-03-26 fallbacks (it is no MCP client).
         let leftOut: Set<Capability> = [
             .pinning, .privateKeyJWT, .dpopDowngradeRefused, .proactiveRefresh, .mcpDiscovery,
-            .dynamicRegistration, .clientIDMetadataDocument,
+            .dynamicRegistration, .clientIDMetadataDocument, .mcpLegacyDiscovery,
         ]
         for result in run.results {
             guard case .skipped = result.verdict else { continue }

@@ -80,7 +80,7 @@ struct JUnitReportTests {
         for property in [
             #"<property name="client.name" value="reference"/>"#,
             #"<property name="client.version" value="0.1.0"/>"#,
-            #"<property name="client.capabilities" value="authorization_code,client_id_metadata_document,client_secret_jwt,concurrency,custom_ca,device_grant,dpop,dpop_downgrade_refused,dynamic_registration,id_token_exchange,id_token_signature,mcp_discovery,openid,pinning,private_key_jwt,proactive_refresh,pushed_authorization_requests,refresh_on_401,restart,virtual_clock"/>"#,
+            #"<property name="client.capabilities" value="authorization_code,client_id_metadata_document,client_secret_jwt,concurrency,custom_ca,device_grant,dpop,dpop_downgrade_refused,dynamic_registration,id_token_exchange,id_token_signature,mcp_discovery,mcp_legacy_discovery,openid,pinning,private_key_jwt,proactive_refresh,pushed_authorization_requests,refresh_on_401,restart,virtual_clock"/>"#,
             #"<property name="client.refresh_window" value="1m"/>"#,
             #"<property name="profile" value="built-in"/>"#,
             "<property name=\"harness.version\" value=\"\(Harness.version)\"/>",

@@ -43,7 +43,7 @@ struct ScenarioCommandsTests {
                 "\(first.path):4:7: error: 'retyr' is not a valid area; did you mean 'retry'? (allowed: refresh, retry, errors, concurrency, security, tls, oidc, device, dpop, mcp)",
                 "\(first.path):8:39: error: unknown key 'reqest' in concurrently.step; did you mean 'request'? (allowed: login, request)",
                 "\(first.path):8:37: error: concurrently.step needs one of login, request",
-                "\(first.path):10:23: error: 'refresh_tokens' is not a valid never.carries; did you mean 'refresh_token'? (allowed: expired_access_token, refresh_token, access_token_in_query, client_secret, client_secret_in_query, credentials, bearer_for_dpop_token, replayed_dpop_proof, stale_dpop_nonce)",
+                "\(first.path):10:23: error: 'refresh_tokens' is not a valid never.carries; did you mean 'refresh_token'? (allowed: expired_access_token, refresh_token, access_token_in_query, client_secret, client_secret_in_query, credentials, bearer_for_dpop_token, replayed_dpop_proof, stale_dpop_nonce, another_authorization_servers_credentials)",
                 "\(second.path):5:8: error: 'must' is not a valid level; did you mean 'MUST'? (allowed: MUST, SHOULD, POLICY)",
                 "\(second.path):6:17: error: wait is real time and at most 10s; to move the scenario's clock, use advance",
                 "conformance: 6 errors in the scenario files; nothing else was checked",
