@@ -758,6 +758,11 @@ struct BuiltInSuiteTests {
             brokenExpectation: "no request carrying another authorization server's credentials"
         ),
         Proof(
+            scenario: "mcp/scope-from-protected-resource-metadata",
+            defect: "mcp-first-metadata-scope-only",
+            brokenExpectation: "authorize request no. 1 has scope including files:write"
+        ),
+        Proof(
             scenario: "mcp/dynamic-registration-names-refresh-token-grant",
             defect: "mcp-registers-without-refresh-token-grant",
             brokenExpectation: "register request no. 1 has grant_types including refresh_token"

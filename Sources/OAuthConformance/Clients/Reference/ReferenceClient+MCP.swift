@@ -192,7 +192,9 @@ extension ReferenceClient {
         behaviour: MCPBehaviour
     ) -> String? {
         if behaviour.scopeFromChallenge, let challenged { return challenged }
-        if let listed = scopes(listedIn: metadata) { return listed.joined(separator: " ") }
+        if let listed = scopes(listedIn: metadata) {
+            return behaviour.scopeFromResourceMetadata ? listed.joined(separator: " ") : listed[0]
+        }
         if let challenged { return challenged }
         guard behaviour.scopeFromServerMetadata else { return nil }
         return scopes(listedIn: serverMetadata)?.joined(separator: " ")

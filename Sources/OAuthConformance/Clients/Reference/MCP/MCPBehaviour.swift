@@ -105,6 +105,9 @@ public struct MCPBehaviour: Sendable, Equatable {
     /// MCP "Scope Selection Strategy": the challenge's `scope` first, then the metadata's
     /// `scopes_supported`. Off, the challenge's scope is ignored.
     public var scopeFromChallenge = true
+    /// "Scope Selection Strategy": without a challenge scope, every scope the Protected Resource
+    /// Metadata lists. Off, the first of them alone is asked for.
+    public var scopeFromResourceMetadata = true
     /// "Scope Selection Strategy": neither the challenge nor the Protected Resource Metadata names
     /// a scope, so `scope` is omitted. On, the authorization server's `scopes_supported` is asked
     /// for instead (a step the spec does not have).
@@ -205,6 +208,10 @@ extension MCPBehaviour {
             "mcp-ignores-challenge-scope",
             "asks for every scope the metadata lists instead of the scope the MCP server's 401 names"
         ) { $0.mcp.scopeFromChallenge = false },
+        .defect(
+            "mcp-first-metadata-scope-only",
+            "asks for the first scope the Protected Resource Metadata lists, not all of them, when the MCP server's 401 names none"
+        ) { $0.mcp.scopeFromResourceMetadata = false },
         .defect(
             "mcp-scope-from-server-metadata",
             "asks for the authorization server's scopes_supported when neither the MCP server's 401 nor its metadata names a scope"
