@@ -34,15 +34,15 @@ extension ReferenceClient {
             order: behaviour.mcp.metadataOrder
         )
         let discovered: MCPDiscovery
-        switch await documentIfAny(at: resourceURLs, naming: "Protected Resource Metadata") {
+        switch await document(at: resourceURLs) {
         case .failure(let failure): return .failure(failure)
-        case .success(nil):
+        case .success(.notFound(let answers)):
             // No Protected Resource Metadata anywhere: a server of MCP authorization 2025-03-26.
-            switch await legacyDiscovery(server: server, triedURLs: resourceURLs) {
+            switch await legacyDiscovery(server: server, resourceMetadataAnswers: answers) {
             case .success(let legacy): discovered = legacy
             case .failure(let failure): return .failure(failure)
             }
-        case .success(let resourceMetadata?):
+        case .success(.found(let resourceMetadata)):
             switch await discovery(from: resourceMetadata, server: server) {
             case .success(let found): discovered = found
             case .failure(let failure): return .failure(failure)
@@ -142,9 +142,10 @@ extension ReferenceClient {
             order: behaviour.mcp.serverMetadataOrder
         )
         let serverMetadata: JSONValue
-        switch await documentIfAny(at: serverURLs, naming: "authorization server metadata") {
-        case .success(let document?): serverMetadata = document
-        case .success(nil): return .failure(Self.noDocument("authorization server metadata", at: serverURLs))
+        switch await document(at: serverURLs) {
+        case .success(.found(let document)): serverMetadata = document
+        case .success(.notFound(let answers)):
+            return .failure(Self.noDocument("authorization server metadata", answers: answers))
         case .failure(let failure): return .failure(failure)
         }
         if let failure = checkedIssuer(of: serverMetadata, askedAbout: issuer) { return .failure(failure) }
@@ -302,24 +303,25 @@ extension ReferenceClient {
         return (mcpAuthorization.tokenEndpoint, fields + [("resource", mcpAuthorization.resource)])
     }
 
-    /// The first of `urls` that answers 200 with a JSON object, the others tried in turn; `nil`
-    /// when none does.
-    func documentIfAny(at urls: [String], naming what: String) async -> Result<JSONValue?, ClientFailure> {
+    /// The first of `urls` that answers 200 with a JSON object, the others tried in turn.
+    func document(at urls: [String]) async -> Result<MCPDocumentSearch, ClientFailure> {
+        var answers: [String] = []
         for url in urls {
             do {
                 let answer = try await exchange(HTTPClientRequest(url: url))
                 if answer.status == 200, let document = JSONValue.parse(answer.body), case .object = document {
-                    return .success(document)
+                    return .success(.found(document))
                 }
+                answers.append("\(url) (\(answer.status))")
             } catch {
                 return .failure(Self.transportFailure(error))
             }
         }
-        return .success(nil)
+        return .success(.notFound(answers: answers))
     }
 
-    static func noDocument(_ what: String, at urls: [String]) -> ClientFailure {
-        ClientFailure(.protocolViolation, message: "no \(what) found at " + urls.joined(separator: ", "))
+    static func noDocument(_ what: String, answers: [String]) -> ClientFailure {
+        ClientFailure(.protocolViolation, message: "no \(what) found at " + answers.joined(separator: ", "))
     }
 
     static func quoted(_ value: JSONValue?) -> String {

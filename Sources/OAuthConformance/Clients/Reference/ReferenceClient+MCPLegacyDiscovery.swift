@@ -8,24 +8,28 @@ import MockProvider
 /// servers (the capability `mcp_legacy_discovery`); a client of MCP authorization 2026-07-28 alone
 /// may end the sign-in there instead.
 extension ReferenceClient {
-    func legacyDiscovery(server: String, triedURLs: [String]) async -> Result<MCPDiscovery, ClientFailure> {
+    /// - Parameter resourceMetadataAnswers: what the Protected Resource Metadata URLs answered, for the error.
+    func legacyDiscovery(
+        server: String,
+        resourceMetadataAnswers: [String]
+    ) async -> Result<MCPDiscovery, ClientFailure> {
         let legacy = behaviour.mcp.legacyDiscovery
         guard legacy != .unsupported, let (origin, _) = MCPDiscoveryURLs.split(server) else {
-            return .failure(Self.noDocument("Protected Resource Metadata", at: triedURLs))
+            return .failure(Self.noDocument("Protected Resource Metadata", answers: resourceMetadataAnswers))
         }
         if legacy != .defaultsOnly {
             let metadataURL = origin + "/.well-known/oauth-authorization-server"
-            switch await documentIfAny(at: [metadataURL], naming: "authorization server metadata") {
+            switch await document(at: [metadataURL]) {
             case .failure(let failure): return .failure(failure)
-            case .success(let document?):
+            case .success(.found(let document)):
                 if let failure = checkedIssuer(of: document, askedAbout: origin) { return .failure(failure) }
                 return .success(MCPDiscovery(issuer: origin, serverMetadata: document))
-            case .success(nil):
+            case .success(.notFound(let answers)):
                 guard legacy != .metadataOnly else {
                     return .failure(
                         Self.noDocument(
                             "Protected Resource Metadata or authorization server metadata",
-                            at: triedURLs + [metadataURL]
+                            answers: resourceMetadataAnswers + answers
                         )
                     )
                 }

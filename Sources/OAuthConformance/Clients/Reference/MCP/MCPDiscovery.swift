@@ -12,3 +12,11 @@ struct MCPDiscovery: Sendable {
     /// metadata is the default endpoints at the server's origin, not a document the server served.
     var usesDefaultEndpoints = false
 }
+
+/// What asking a list of URLs for a discovery document came to.
+enum MCPDocumentSearch: Sendable {
+    /// The first that answered 200 with a JSON object.
+    case found(JSONValue)
+    /// None did: each URL with the status it answered (`<url> (404)`), for the error.
+    case notFound(answers: [String])
+}
