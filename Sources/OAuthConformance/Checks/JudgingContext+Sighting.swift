@@ -3,8 +3,18 @@ import MockProvider
 /// How a request carries what a `never: { carries: … }` check forbids, read off the request and
 /// what the run issued.
 extension JudgingContext {
+    /// What tells, request by request, how each carries `forbidden`: what it needs from the whole
+    /// run (which server issued each credential) is read once, not once per request.
+    func sighter(for forbidden: ForbiddenCarriage) -> (JournalEntry) -> String? {
+        guard forbidden == .anotherAuthorizationServersCredentials else {
+            return { sighting(of: forbidden, in: $0) }
+        }
+        let binding = AuthorizationServerBinding(transcript: transcript, preRegistered: preRegisteredClient)
+        return binding.sighting(in:)
+    }
+
     /// How the request carries what it must not, in words ("(refresh_token#1 in query parameter refresh_token)"), or nil.
-    func sighting(of forbidden: ForbiddenCarriage, in entry: JournalEntry) -> String? {
+    private func sighting(of forbidden: ForbiddenCarriage, in entry: JournalEntry) -> String? {
         switch forbidden {
         case .expiredAccessToken:
             guard let value = entry.request.bearerToken, let token = transcript.issuedToken(withValue: value),
@@ -55,8 +65,8 @@ extension JudgingContext {
                 .map { "parameter \($0.name)" }
             return sightings.isEmpty ? nil : "(\(Array(Set(sightings)).sorted().joined(separator: ", ")))"
         case .anotherAuthorizationServersCredentials:
-            return AuthorizationServerBinding(transcript: transcript, preRegistered: preRegisteredClient)
-                .sighting(in: entry)
+            // The sighter reads the whole run for it; this is the one request's answer.
+            return sighter(for: forbidden)(entry)
         case .bearerForDPoPToken, .replayedDPoPProof, .staleDPoPNonce:
             return DPoPSighting(journal: transcript.journal, tokens: transcript).sighting(of: forbidden, in: entry)
         }

@@ -43,9 +43,10 @@ struct NeverCheck: ScenarioCheck {
     }
 
     func judge(in context: JudgingContext) -> Judgement {
+        let sighting = carrying.map(context.sighter(for:))
         let offending = context.entries(matching: filter).compactMap { entry -> (JournalEntry, String)? in
-            guard let carrying else { return (entry, "") }
-            return context.sighting(of: carrying, in: entry).map { (entry, " \($0)") }
+            guard let sighting else { return (entry, "") }
+            return sighting(entry).map { (entry, " \($0)") }
         }
         let observed = offending.prefix(8).map { "\(context.describe($0.0))\($0.1)" }.joined(separator: ", ")
         return Judgement(
